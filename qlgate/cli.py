@@ -1,0 +1,242 @@
+"""The ``qlgate`` command. Its contract is exact (other tools depend on it):
+results as JSON on stdout with exit 0; failures as a JSON object with an
+``"error"`` member on stderr and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import __version__
+from .errors import QlError, QlSyntaxError
+
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+
+class UsageError(QlError):
+    status = 400
+
+
+def _default_dir(given: str | None, name: str) -> str | None:
+    if given:
+        return given
+    return name if Path(name).is_dir() else None
+
+
+def _default_config(given: str | None) -> str | None:
+    if given:
+        return given
+    return "config/dev.json" if Path("config/dev.json").is_file() else None
+
+
+def parse_var(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE``: VALUE is JSON when it parses, else a string."""
+    name, sep, value = text.partition("=")
+    if not sep or not re.fullmatch(r"[A-Za-z$:][A-Za-z0-9_:]*", name):
+        raise UsageError(f"bad --var {text!r}: expected NAME=VALUE with NAME a single word")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
+def _fail(error: QlError, *, pretty: bool = True) -> int:
+    if pretty and isinstance(error, QlSyntaxError):
+        print(error.pretty(), file=sys.stderr)
+    out = error.to_dict()
+    print(json.dumps(out, ensure_ascii=False, default=str), file=sys.stderr)
+    return EXIT_FAILURE
+
+
+def _report_problems(problems: Sequence[Any]) -> None:
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------ run
+
+async def _run(args: argparse.Namespace) -> int:
+    from .engine.engine import Engine
+    from .values import dump_json
+
+    if args.expression is not None:
+        script, origin, base_dir = args.expression, "<-e>", Path.cwd()
+    elif args.script:
+        path = Path(args.script)
+        try:
+            script = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"cannot read script {path}: {getattr(e, 'strerror', None) or e}") from None
+        origin, base_dir = str(path), path.resolve().parent
+    else:
+        raise UsageError("give a SCRIPT_FILE or -e 'SCRIPT TEXT'")
+    context = dict(parse_var(v) for v in args.var or ())
+    engine = Engine(tables=_default_dir(args.tables, "tables"), routes=_default_dir(args.routes, "routes"),
+                    config=_default_config(args.config))
+    _report_problems(engine.problems)
+    try:
+        try:
+            result = await engine.execute(script, context=context, base_dir=base_dir, origin=origin)
+        except QlError as error:
+            if args.diagnostics and getattr(error, "diagnostics", None) is not None:
+                print(error.diagnostics.render(), file=sys.stderr)
+            return _fail(error)
+    finally:
+        await engine.close()
+    sys.stdout.write(dump_json(result.value) + "\n")
+    sys.stdout.flush()
+    if args.diagnostics:
+        print(result.diagnostics.render(), file=sys.stderr)
+    return 0
+
+
+# ------------------------------------------------------------------ check / tables / describe
+
+def _check(args: argparse.Namespace) -> int:
+    from .config import Config
+    from .routes import load_routes_dir
+    from .tables.registry import load_tables_dir
+
+    config = Config.load(_default_config(args.config))
+    tables_dir = _default_dir(args.tables, "tables")
+    routes_dir = _default_dir(args.routes, "routes")
+    registry, problems = load_tables_dir(tables_dir, config.data, patch_paths=config.settings.patch_paths)
+    routes, route_problems = load_routes_dir(routes_dir)
+    problems = problems + route_problems
+    for problem in problems:
+        print(problem)
+    print(f"{len(registry)} tables, {len(routes)} routes, {len(problems)} error(s)", file=sys.stderr)
+    return EXIT_FAILURE if problems else 0
+
+
+def _tables(args: argparse.Namespace) -> int:
+    from .config import Config
+    from .tables.registry import load_tables_dir
+
+    config = Config.load(_default_config(args.config))
+    registry, problems = load_tables_dir(_default_dir(args.tables, "tables"), config.data,
+                                         patch_paths=config.settings.patch_paths)
+    _report_problems(problems)
+    if args.json:
+        print(json.dumps([{"name": t.name, "verbs": sorted(t.mappings), "file": t.file} for t in registry.tables()]))
+        return 0
+    for table in registry.tables():
+        print(f"{table.name}  ({', '.join(k for k in ('select', 'insert', 'update', 'delete') if k in table.mappings)})")
+    return 0
+
+
+def _describe(args: argparse.Namespace) -> int:
+    from .config import Config
+    from .engine.introspect import describe_table
+    from .routes import load_routes_dir
+    from .tables.registry import load_tables_dir
+
+    config = Config.load(_default_config(args.config))
+    registry, problems = load_tables_dir(_default_dir(args.tables, "tables"), config.data,
+                                         patch_paths=config.settings.patch_paths)
+    _report_problems(problems)
+    routes, _ = load_routes_dir(_default_dir(args.routes, "routes"))
+    table = registry.get(args.name)
+    described = describe_table(table, routes, config.secrets)
+    if args.json:
+        print(json.dumps(described, indent=2, ensure_ascii=False, default=str))
+        return 0
+    print(f"{table.name}" + (f"   ({table.file}:{table.line})" if table.file else ""))
+    if table.doc:
+        print("  " + table.doc.replace("\n", "\n  "))
+    for kind in ("select", "insert", "update", "delete"):
+        m = described.get(kind)
+        if not m:
+            continue
+        print(f"\n  on {kind}: {m['method'].upper()} {m['uri']}")
+        required = [p["name"] for p in m["params"] if p["required"]]
+        optional = [p["name"] for p in m["params"] if not p["required"]]
+        if required:
+            print(f"    required: {', '.join(required)}")
+        if optional:
+            print(f"    optional: {', '.join(optional)}")
+        for name, value in m["defaults"].items():
+            print(f"    default   {name} = {json.dumps(value) if not isinstance(value, str) else value}")
+        for name, value in m["headers"].items():
+            print(f"    header    {name}: {value}")
+        if "resultset" in m:
+            print(f"    resultset {m['resultset']}")
+        if "body" in m:
+            body = m["body"]
+            print(f"    body      {body.get('template')} ({body['type']})"
+                  + (f" foreach {body['foreach']}" if body.get("foreach") else ""))
+    return 0
+
+
+# ------------------------------------------------------------------ entry point
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="qlgate", description="Query gateway for marketplace APIs.")
+    parser.add_argument("--version", action="version", version=f"qlgate {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser, routes: bool = True) -> None:
+        p.add_argument("--tables", metavar="DIR", help="tables directory (default: ./tables)")
+        if routes:
+            p.add_argument("--routes", metavar="DIR", help="routes directory (default: ./routes)")
+        p.add_argument("--config", metavar="FILE", help="config file (default: config/dev.json)")
+
+    run = sub.add_parser("run", help="run a script and print its result as JSON")
+    run.add_argument("script", nargs="?", metavar="SCRIPT_FILE")
+    run.add_argument("-e", dest="expression", metavar="SCRIPT", help="script text instead of a file")
+    common(run)
+    run.add_argument("--var", action="append", metavar="NAME=VALUE", help="a script variable (JSON or text)")
+    run.add_argument("--diagnostics", action="store_true", help="print upstream calls and timings to stderr")
+
+    check = sub.add_parser("check", help="compile every table and route; report errors as file:line:col")
+    common(check)
+
+    tables = sub.add_parser("tables", help="list tables")
+    common(tables, routes=False)
+    tables.add_argument("--json", action="store_true")
+
+    describe = sub.add_parser("describe", help="show a table's verbs, URI, params, defaults, headers, body")
+    describe.add_argument("name")
+    common(describe)
+    describe.add_argument("--json", action="store_true")
+
+    serve = sub.add_parser("serve", help="run the HTTP gateway")
+    common(serve)
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=3000)
+    serve.add_argument("--disable-q", action="store_true", help="do not serve ad-hoc /q scripts")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "run":
+            return asyncio.run(_run(args))
+        if args.command == "check":
+            return _check(args)
+        if args.command == "tables":
+            return _tables(args)
+        if args.command == "describe":
+            return _describe(args)
+        if args.command == "serve":
+            from .server.app import serve
+            return serve(args)
+    except QlError as error:
+        return _fail(error)
+    except KeyboardInterrupt:
+        return 130
+    parser.error(f"unknown command {args.command}")
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""Configuration (spec §15): a JSON document visible to scripts as ``config``,
+with ``"${NAME}"`` environment substitution, and the secrets it holds, which
+must never appear in responses, logs or errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+_ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_SECRET_KEY = re.compile(r"token|secret|password|passwd|cert|credential|apikey|api_key|private", re.I)
+MASK = "****"
+
+
+def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "") -> Any:
+    if isinstance(value, dict):
+        return {k: _substitute(v, env, secrets, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, env, secrets, key) for v in value]
+    if isinstance(value, str):
+        from_env = False
+
+        def repl(m: re.Match) -> str:
+            nonlocal from_env
+            from_env = True
+            return env.get(m.group(1), m.group(2) or "")
+        out = _ENV.sub(repl, value)
+        if out and (_SECRET_KEY.search(key) or (from_env and _SECRET_KEY.search(value))):
+            secrets.add(out)
+        return out
+    return value
+
+
+@dataclass
+class Settings:
+    """The engine's knobs, read from the config document with safe defaults."""
+    max_nested_requests: int = 50
+    max_fan_out: int = 1000
+    max_response_bytes: int = 10_000_000
+    params_from_request: bool = True
+    request_id_header: str = "request-id"
+    connection: str = "keep-alive"
+    udf_paths: list[Path] = field(default_factory=list)
+    patch_paths: list[Path] = field(default_factory=list)
+    default_timeout_ms: int = 10_000
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> "Settings":
+        def number(key: str, default: int, *aliases: str) -> int:
+            for k in (key, *aliases):
+                value = config.get(k)
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+                    return int(value)
+            return default
+        return cls(
+            max_nested_requests=number("maxNestedRequests", 50),
+            max_fan_out=number("maxFanOut", 1000),
+            max_response_bytes=number("maxResponseLength", 10_000_000, "maxResponseSize"),
+            params_from_request=config.get("paramsFromRequest", True) is not False,
+            request_id_header=str(config.get("requestIdHeader") or "request-id"),
+            connection=str(config.get("connection") or "keep-alive"),
+            udf_paths=[Path(p) for p in config.get("udfPaths") or [] if isinstance(p, str)],
+            patch_paths=[Path(p) for p in config.get("patchPaths") or [] if isinstance(p, str)],
+            default_timeout_ms=number("defaultTimeout", 10_000),
+        )
+
+
+class Secrets:
+    """Masks secret values wherever text leaves the engine."""
+
+    def __init__(self, values: set[str] | None = None):
+        self.values = sorted((v for v in (values or set()) if len(v) >= 4), key=len, reverse=True)
+
+    def mask(self, text: str) -> str:
+        if not self.values or not isinstance(text, str):
+            return text
+        for value in self.values:
+            if value in text:
+                text = text.replace(value, MASK)
+            from urllib.parse import quote
+            encoded = quote(value, safe="")
+            if encoded != value and encoded in text:
+                text = text.replace(encoded, MASK)
+        return text
+
+    def mask_value(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.mask(value)
+        if isinstance(value, dict):
+            return {k: self.mask_value(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.mask_value(v) for v in value]
+        return value
+
+
+@dataclass
+class Config:
+    data: dict[str, Any]
+    secrets: Secrets
+    settings: Settings
+    path: Path | None = None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None, *, env: dict[str, str] | None = None,
+                  path: Path | None = None) -> "Config":
+        secrets: set[str] = set()
+        resolved = _substitute(data or {}, dict(os.environ if env is None else env), secrets)
+        return cls(resolved, Secrets(secrets), Settings.from_config(resolved), path)
+
+    @classmethod
+    def load(cls, path: str | Path | None, *, env: dict[str, str] | None = None) -> "Config":
+        if path is None:
+            return cls.from_dict({}, env=env)
+        file = Path(path)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as e:
+            raise ConfigError(f"cannot read config file {file}: {e.strerror or e}") from None
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise ConfigError(f"config file {file} is not valid JSON: {e}") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"config file {file} must hold a JSON object")
+        return cls.from_dict(data, env=env, path=file)

@@ -1,0 +1,103 @@
+"""``show tables``, ``describe``, ``show routes`` and ``describe route`` (spec §4.10),
+also used by ``qlgate describe`` and the gateway's metadata pages. Secrets in
+defaults and headers are masked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from ..errors import QlError, TableNotFound
+from ..lang import ast
+from ..lang.templates import Template
+from ..tables.model import Table
+
+if TYPE_CHECKING:
+    from ..config import Secrets
+    from ..routes import Route
+    from .run import Run
+
+
+def doc_html(doc: str) -> str:
+    if not doc:
+        return ""
+    import markdown
+    return markdown.markdown(doc)
+
+
+def table_summary(table: Table) -> dict[str, Any]:
+    return {"name": table.name, "about": "/table?name=" + quote(table.name, safe=""), "info": doc_html(table.doc)}
+
+
+def _value_text(value: Any, secrets: "Secrets") -> Any:
+    if isinstance(value, Template):
+        return secrets.mask(value.raw)
+    return secrets.mask_value(value)
+
+
+def describe_table(table: Table, routes: list["Route"], secrets: "Secrets") -> dict[str, Any]:
+    out = table_summary(table)
+    out["routes"] = [f"/route?path={quote(r.pattern, safe='')}&method={r.method}"
+                     for r in routes if table.name in r.tables]
+    for kind, mapping in table.mappings.items():
+        params = []
+        for token in mapping.uri.tokens:
+            name = token.body.raw
+            default = mapping.defaults.get(name)
+            entry = {"name": name, "required": token.required, "multivalued": token.multi,
+                     "max": token.max_values, "merge": "block" if token.block else "field",
+                     "encode": not token.no_encode}
+            if default is not None:
+                entry["default"] = _value_text(default, secrets)
+            params.append(entry)
+        described: dict[str, Any] = {
+            "method": mapping.method, "uri": secrets.mask(mapping.uri.raw), "params": params,
+            "defaults": {k: _value_text(v, secrets) for k, v in mapping.defaults.items()},
+            "headers": {secrets.mask(n.raw): secrets.mask(v.raw) for n, v in mapping.headers},
+        }
+        if mapping.resultset:
+            described["resultset"] = mapping.resultset
+        if mapping.body is not None:
+            described["body"] = {"type": mapping.body.media_type, "content": mapping.body.source,
+                                 "template": mapping.body.file}
+            if mapping.body.foreach:
+                described["body"]["foreach"] = mapping.body.foreach
+        if mapping.patch is not None:
+            described["patch"] = mapping.patch.file
+        out[kind] = described
+    return out
+
+
+def route_summary(route: "Route") -> dict[str, Any]:
+    return {"path": route.pattern, "method": route.method,
+            "about": f"/route?path={quote(route.pattern, safe='')}&method={route.method}",
+            "info": doc_html(route.doc)}
+
+
+def describe_route(route: "Route", routes: list["Route"]) -> dict[str, Any]:
+    out = route_summary(route)
+    out["tables"] = ["/table?name=" + quote(t, safe="") for t in route.tables]
+    out["related"] = [f"/route?path={quote(r.pattern, safe='')}&method={r.method}"
+                      for r in routes if r.path == route.path and r.method != route.method]
+    return out
+
+
+def evaluate(run: "Run", stmt: Any) -> Any:
+    routes = run.engine.routes
+    secrets = run.secrets
+    if isinstance(stmt, ast.ShowTables):
+        return [table_summary(t) for t in run.tables.tables()]
+    if isinstance(stmt, ast.Describe):
+        table = run.tables.find(stmt.name)
+        if table is None:
+            raise TableNotFound(f"No such table {stmt.name}")
+        return describe_table(table, routes, secrets)
+    if isinstance(stmt, ast.ShowRoutes):
+        return [route_summary(r) for r in sorted(routes, key=lambda r: r.pattern.lower())]
+    if isinstance(stmt, ast.DescribeRoute):
+        for route in routes:
+            if route.pattern == stmt.path and route.method == stmt.method:
+                return describe_route(route, routes)
+        raise QlError(f"No such route {stmt.method} {stmt.path}", status=400)
+    raise QlError(f"cannot evaluate {type(stmt).__name__}", status=500)

@@ -1,0 +1,109 @@
+"""Relational operations on JSON values: rows, filters, projection, limit/offset
+and the merge of fan-out results (spec §8). Pure functions, no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from ..lang import ast
+from ..lang.paths import Path, evaluate, matches
+from ..values import MISSING, loose_equals
+
+
+def as_rows(value: Any) -> list[Any]:
+    """An array is its elements; anything else is one row; missing has none."""
+    if value is MISSING:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def strip_alias(path: Path, alias: str | None) -> Path:
+    if alias and path.head == alias and len(path.steps) > 1:
+        return path.without_head()
+    return path
+
+
+def row_matches(row: Any, path: Path, expected: Sequence[Any]) -> bool:
+    """Loose equality of any value the path yields with any expected value."""
+    found = matches(path, row)
+    candidates: list[Any] = []
+    for value in found:
+        if isinstance(value, list) and path.has_descendant:
+            candidates.extend(value)
+        else:
+            candidates.append(value)
+    return any(loose_equals(c, e) for c in candidates for e in expected)
+
+
+def expected_values(value: Any) -> list[Any]:
+    if value is MISSING:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def project_row(row: Any, columns: Sequence[ast.Column], alias: str | None = None) -> Any:
+    """One row in its §8.5 shape (UDF columns are filled in later)."""
+    if len(columns) == 1 and columns[0].alias is None:
+        col = columns[0]
+        return evaluate(strip_alias(col.path, alias), row) if col.path else MISSING
+    if columns[0].alias is not None:
+        out: dict[str, Any] = {}
+        for col in columns:
+            value = evaluate(strip_alias(col.path, alias), row) if col.path else MISSING
+            if value is not MISSING:
+                out[col.alias] = value
+        return out
+    return [evaluate(strip_alias(col.path, alias), row) if col.path else MISSING for col in columns]
+
+
+def project(value: Any, columns: Sequence[ast.Column] | None, alias: str | None = None) -> Any:
+    """§8.5: ``*`` keeps the value; empty/missing stays; otherwise an array of rows."""
+    if columns is None:
+        return value
+    if value is MISSING or (isinstance(value, list) and not value):
+        return value
+    return [project_row(row, columns, alias) for row in as_rows(value)]
+
+
+def slice_rows(rows: list[Any], limit: int | None, offset: int | None) -> list[Any]:
+    start = offset or 0
+    if limit is None:
+        return rows[start:]
+    return rows[start:start + limit]
+
+
+def merge_results(results: Iterable[Any], block: bool) -> Any:
+    """§8.3 merge of per-request results, in request order."""
+    results = [r for r in results if r is not MISSING]
+    if block:
+        return results
+    if not results:
+        return MISSING
+    if len(results) == 1:
+        return results[0]
+    if isinstance(results[0], list):
+        merged: list[Any] = []
+        for r in results:
+            merged.extend(r if isinstance(r, list) else [r])
+        return merged
+    out: dict[str, Any] = {}
+    counts: dict[str, int] = {}
+    for r in results:
+        if not isinstance(r, dict):
+            continue
+        for key, value in r.items():
+            if key not in out:
+                out[key] = value
+                counts[key] = 1
+                continue
+            current = out[key]
+            if counts[key] == 1:
+                current = list(current) if isinstance(current, list) else [current]
+            counts[key] += 1
+            if isinstance(value, list):
+                current.extend(value)
+            else:
+                current.append(value)
+            out[key] = current
+    return out

@@ -1,0 +1,61 @@
+"""User-defined functions (spec §12): modules loaded with ``require`` and called
+as ``fname(ctx, *args)``, plain or ``async``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import QlError, UdfError, UdfNotFound
+from ..tables.patches import HookContext, load_module
+
+
+class UdfModule:
+    """What ``u = require("x.py")`` binds ``u`` to."""
+
+    def __init__(self, name: str, module: Any):
+        self.name = name
+        self.module = module
+
+    def function(self, name: str) -> Any:
+        fn = getattr(self.module, name, None)
+        if not callable(fn):
+            snake = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+            fn = getattr(self.module, snake, None)
+        if not callable(fn):
+            raise UdfNotFound(f"UDF '{name}' is not defined in {self.name}")
+        return fn
+
+    def __repr__(self) -> str:
+        return f"<udf module {self.name}>"
+
+
+def load_udf_module(name: str, search: list[Path]) -> UdfModule:
+    file = name[:-3] + ".py" if name.endswith(".js") else name
+    if file.endswith(".py") or "/" in file:
+        return UdfModule(name, load_module(file, search, what="udf"))
+    try:
+        return UdfModule(name, importlib.import_module(file))
+    except ImportError:
+        raise QlError(f"UDF module '{name}' not found in " + ", ".join(str(s) for s in search), status=400) from None
+
+
+async def call_udf(module: UdfModule, function: str, args: list[Any], **ctx_attrs: Any) -> Any:
+    fn = module.function(function)
+    ctx = HookContext(**ctx_attrs)
+    if "vars" in ctx_attrs and isinstance(ctx_attrs["vars"], dict):
+        ctx.vars = MappingProxyType(ctx_attrs["vars"])
+    try:
+        result = fn(ctx, *args)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+    except QlError:
+        raise
+    except Exception as e:
+        raise UdfError(f"UDF {module.name}.{function} raised {type(e).__name__}: {e}") from None

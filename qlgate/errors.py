@@ -1,0 +1,155 @@
+"""Typed errors. Every failure a user can cause ends as one of these, carrying
+the HTTP status the gateway answers with and, when known, the script position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class QlError(Exception):
+    """Base of every qlgate error: a message, a status and optional details."""
+
+    status = 500
+    kind = "error"
+
+    def __init__(self, message: str, *, status: int | None = None, line: int | None = None,
+                 column: int | None = None, statement: str | None = None, **details: Any):
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+        self.line = line
+        self.column = column
+        self.statement = statement
+        self.details = details
+
+    def at(self, line: int | None, statement: str | None = None) -> "QlError":
+        """Attach the failing statement's position unless it is already known."""
+        if self.line is None:
+            self.line = line
+        if self.statement is None:
+            self.statement = statement
+        return self
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        return f"{where}{self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"error": self.message, "type": type(self).__name__, "status": self.status}
+        if self.line is not None:
+            out["line"] = self.line
+        if self.column is not None:
+            out["column"] = self.column
+        if self.statement:
+            out["statement"] = self.statement
+        for key, value in self.details.items():
+            if value is not None:
+                out[key] = value
+        return out
+
+
+class QlSyntaxError(QlError):
+    """The script text does not parse; carries the position and what was expected."""
+
+    status = 400
+
+    def __init__(self, message: str, *, line: int, column: int, source_line: str = "",
+                 found: str | None = None, expected: list[str] | None = None, source: str | None = None):
+        super().__init__(message, line=line, column=column, found=found,
+                         expected=expected or None, source=source)
+        self.source_line = source_line
+        self.found = found
+        self.expected = expected or []
+
+    def pretty(self) -> str:
+        """The message with the source line and a caret under the offending column."""
+        text = self.source_line.expandtabs(1)
+        caret = " " * max(0, (self.column or 1) - 1) + "^"
+        origin = f"{self.details.get('source')}:" if self.details.get("source") else ""
+        return f"{origin}{self.line}:{self.column}: {self.message}\n  {text}\n  {caret}"
+
+
+class CompileError(QlError):
+    """The script parses but cannot run: unresolved symbol, cycle, duplicate assignment…"""
+
+    status = 400
+
+
+class ConfigError(QlError):
+    status = 400
+
+
+class StatementError(QlError):
+    """A statement failed while running."""
+
+    status = 500
+
+
+class TableNotFound(StatementError):
+    status = 400
+
+
+class UnsupportedVerb(StatementError):
+    status = 400
+
+
+class AmbiguousTable(StatementError):
+    status = 400
+
+
+class MissingParameter(StatementError):
+    status = 400
+
+
+class InvalidParameter(StatementError):
+    status = 400
+
+
+class FanOutLimit(StatementError):
+    status = 400
+
+
+class UpstreamError(StatementError):
+    """The upstream answered a non-2xx status (after status patching)."""
+
+    def __init__(self, message: str, *, status: int, uri: str | None = None,
+                 headers: dict | None = None, body: Any = None, upstream_status: int | None = None):
+        gateway_status = 400 if 400 <= status < 500 else 502
+        super().__init__(message, status=gateway_status, uri=uri, headers=headers, body=body,
+                         upstream_status=upstream_status if upstream_status is not None else status)
+
+
+class UpstreamUnavailable(StatementError):
+    """Network failure, redirect failure, oversized or undecodable response."""
+
+    status = 502
+
+
+class UpstreamTimeout(UpstreamUnavailable):
+    status = 504
+
+
+class TransformError(UpstreamUnavailable):
+    status = 502
+
+
+class AuthRejected(StatementError):
+    status = 401
+
+
+class PatchError(StatementError):
+    status = 500
+
+
+class UdfNotFound(StatementError):
+    status = 400
+
+
+class UdfError(StatementError):
+    status = 500
+
+
+class RouteNotFound(QlError):
+    status = 404

@@ -1,0 +1,180 @@
+"""Outbound HTTP: one pooled aiohttp session per engine.
+
+aiohttp rather than httpx because fan-out is the hot path: on this machine an
+httpx client took 21–28 s for 10,000 loopback GETs at concurrency 100 where
+aiohttp took 0.84 s. Redirects, the idle timeout, the response size cap and
+content decoding are done here so they follow the spec (§10.6, §10.7) exactly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin
+
+import aiohttp
+
+from ..errors import UpstreamTimeout, UpstreamUnavailable
+
+REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+MAX_REDIRECTS = 10
+
+
+@dataclass(slots=True)
+class HttpRequest:
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: bytes | None = None
+    timeout_ms: int = 10_000
+    retry: bool = False
+
+
+@dataclass(slots=True)
+class HttpResponse:
+    status: int
+    headers: dict[str, str]       # lower-case names
+    body: bytes                   # content-decoded
+    url: str
+    wire_bytes: int = 0
+    started: float = 0.0
+    ended: float = 0.0
+    attempts: int = 1
+    redirects: list[str] = field(default_factory=list)
+
+
+def _decode_content(body: bytes, encoding: str, limit: int, url: str) -> bytes:
+    encoding = encoding.strip().lower()
+    if encoding in ("", "identity"):
+        return body
+    if encoding in ("gzip", "x-gzip"):
+        decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    elif encoding == "deflate":
+        decoder = zlib.decompressobj(zlib.MAX_WBITS)
+        try:
+            out = decoder.decompress(body, limit + 1)
+        except zlib.error:
+            decoder = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
+        else:
+            if len(out) > limit:
+                raise UpstreamUnavailable(f"decoded response from {url} exceeds {limit} bytes", uri=url)
+            return out + decoder.flush()
+    else:
+        raise UpstreamUnavailable(f"unsupported content encoding '{encoding}' from {url}", uri=url)
+    try:
+        out = decoder.decompress(body, limit + 1)
+    except zlib.error as e:
+        raise UpstreamUnavailable(f"cannot decode {encoding} response from {url}: {e}", uri=url) from None
+    if len(out) > limit:
+        raise UpstreamUnavailable(f"decoded response from {url} exceeds {limit} bytes", uri=url)
+    return out + decoder.flush()
+
+
+class HttpClient:
+    """Sends ``HttpRequest``s over a shared keep-alive connection pool."""
+
+    def __init__(self, *, max_response_bytes: int = 10_000_000, pool_size: int = 256):
+        self.max_response_bytes = max_response_bytes
+        self.pool_size = pool_size
+        self._session: aiohttp.ClientSession | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _ensure_session(self) -> aiohttp.ClientSession:
+        loop = asyncio.get_running_loop()
+        if self._session is None or self._session.closed or self._loop is not loop:
+            connector = aiohttp.TCPConnector(limit=self.pool_size, limit_per_host=0,
+                                             ttl_dns_cache=300, keepalive_timeout=30)
+            self._session = aiohttp.ClientSession(
+                connector=connector, auto_decompress=False, cookie_jar=aiohttp.DummyCookieJar(),
+                skip_auto_headers=("User-Agent", "Accept", "Accept-Encoding", "Content-Type"),
+                timeout=aiohttp.ClientTimeout(total=None))
+            self._loop = loop
+        return self._session
+
+    async def close(self) -> None:
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+    async def send(self, request: HttpRequest) -> HttpResponse:
+        """Send with redirects (GET/HEAD), one retry for reads on network failure."""
+        attempts = 2 if request.retry else 1
+        for attempt in range(1, attempts + 1):
+            try:
+                response = await self._send_following(request)
+                response.attempts = attempt
+                return response
+            except (UpstreamTimeout, _NetworkError) as e:
+                if attempt == attempts:
+                    if isinstance(e, _NetworkError):
+                        raise UpstreamUnavailable(str(e), uri=request.url) from None
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _send_following(self, request: HttpRequest) -> HttpResponse:
+        url = request.url
+        started = time.perf_counter()
+        hops: list[str] = []
+        follow = request.method.upper() in ("GET", "HEAD")
+        while True:
+            response = await self._send_once(request, url)
+            if follow and response.status in REDIRECT_STATUSES:
+                location = response.headers.get("location")
+                if not location:
+                    raise UpstreamUnavailable(f"redirect {response.status} from {url} has no Location",
+                                              uri=url, upstream_status=response.status)
+                if len(hops) >= MAX_REDIRECTS:
+                    raise UpstreamUnavailable(f"too many redirects (more than {MAX_REDIRECTS}) from "
+                                              f"{request.url}", uri=request.url)
+                hops.append(url)
+                url = urljoin(url, location)
+                continue
+            if follow and response.status == 305:
+                raise UpstreamUnavailable(f"upstream {url} asked for a proxy (305)", uri=url)
+            response.started = started
+            response.redirects = hops
+            return response
+
+    async def _send_once(self, request: HttpRequest, url: str) -> HttpResponse:
+        session = self._ensure_session()
+        seconds = max(request.timeout_ms, 1) / 1000
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=seconds, sock_read=seconds, connect=seconds)
+        limit = self.max_response_bytes
+        started = time.perf_counter()
+        try:
+            async with session.request(request.method.upper(), url, headers=request.headers,
+                                       data=request.body, timeout=timeout, allow_redirects=False) as resp:
+                declared = resp.content_length
+                if declared is not None and declared > limit:
+                    raise UpstreamUnavailable(f"response from {url} is {declared} bytes, over the "
+                                              f"{limit}-byte limit", uri=url)
+                if declared is not None:
+                    raw = await resp.read()
+                else:
+                    chunks, size = [], 0
+                    async for chunk in resp.content.iter_chunked(65536):
+                        size += len(chunk)
+                        if size > limit:
+                            raise UpstreamUnavailable(f"response from {url} exceeds the {limit}-byte limit",
+                                                      uri=url)
+                        chunks.append(chunk)
+                    raw = b"".join(chunks)
+                headers = {k.lower(): v for k, v in resp.headers.items()}
+                status = resp.status
+        except asyncio.TimeoutError:
+            raise UpstreamTimeout(f"Request timed out after {request.timeout_ms} ms: {request.method.upper()} {url}",
+                                  uri=url) from None
+        except aiohttp.ClientResponseError as e:
+            raise _NetworkError(f"bad response from {url}: {e.message}") from None
+        except (aiohttp.ClientError, OSError) as e:
+            raise _NetworkError(f"cannot reach {url}: {type(e).__name__}: {e}") from None
+        body = _decode_content(raw, headers.get("content-encoding", ""), limit, url)
+        return HttpResponse(status, headers, body, url, wire_bytes=len(raw), started=started,
+                            ended=time.perf_counter())
+
+
+class _NetworkError(Exception):
+    """Connection-level failure; retried once for reads, then UpstreamUnavailable."""

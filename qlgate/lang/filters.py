@@ -1,0 +1,197 @@
+"""The small expression language of path filters (``[?(@.price > 2)]``) and
+computed indexes (``[(@.length-1)]``), spec §5.4.
+
+ql.io evaluated these as JavaScript; qlgate evaluates a closed language
+instead so a script can never run code: ``@`` with member/index access,
+literals, comparisons, ``&& || !``, ``+ -`` and parentheses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..values import MISSING, loose_equals, truthy
+
+_TOKEN = re.compile(r"""\s*(?:
+    (?P<num>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)
+  | (?P<str>'[^']*'|"[^"]*")
+  | (?P<op>===|!==|==|!=|<=|>=|&&|\|\||[<>!+\-()\[\].@])
+  | (?P<name>[A-Za-z_$][A-Za-z0-9_$]*)
+)""", re.VERBOSE)
+
+
+class FilterSyntaxError(ValueError):
+    pass
+
+
+def _tokenize(text: str) -> list[tuple[str, str]]:
+    tokens, i = [], 0
+    text = text.rstrip()
+    while i < len(text):
+        m = _TOKEN.match(text, i)
+        if not m or m.end() == i:
+            raise FilterSyntaxError(f"unexpected {text[i:i + 10]!r} in filter {text!r}")
+        kind = m.lastgroup or ""
+        tokens.append((kind, m.group(kind)))
+        i = m.end()
+    return tokens
+
+
+Node = Callable[[Any], Any]
+
+
+def _compare(op: str, a: Any, b: Any) -> bool:
+    if op == "==":
+        return loose_equals(a, b)
+    if op == "!=":
+        return not loose_equals(a, b)
+    if op == "===":
+        return a is not MISSING and type(a) is type(b) and a == b or (
+            isinstance(a, (int, float)) and isinstance(b, (int, float))
+            and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
+    if op == "!==":
+        return not _compare("===", a, b)
+    try:
+        if isinstance(a, str) and isinstance(b, str):
+            pass
+        else:
+            a, b = float(a), float(b)
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    except (TypeError, ValueError):
+        return False
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]], text: str):
+        self.tokens, self.pos, self.text = tokens, 0, text
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos][1] if self.pos < len(self.tokens) else None
+
+    def take(self, value: str | None = None) -> tuple[str, str]:
+        if self.pos >= len(self.tokens):
+            raise FilterSyntaxError(f"unexpected end of filter {self.text!r}")
+        tok = self.tokens[self.pos]
+        if value is not None and tok[1] != value:
+            raise FilterSyntaxError(f"expected {value!r} in filter {self.text!r}")
+        self.pos += 1
+        return tok
+
+    def parse(self) -> Node:
+        node = self.or_()
+        if self.pos != len(self.tokens):
+            raise FilterSyntaxError(f"unexpected {self.peek()!r} in filter {self.text!r}")
+        return node
+
+    def or_(self) -> Node:
+        left = self.and_()
+        while self.peek() == "||":
+            self.take()
+            right, prev = self.and_(), left
+            left = lambda x, l=prev, r=right: l(x) if truthy(l(x)) else r(x)
+        return left
+
+    def and_(self) -> Node:
+        left = self.cmp()
+        while self.peek() == "&&":
+            self.take()
+            right, prev = self.cmp(), left
+            left = lambda x, l=prev, r=right: r(x) if truthy(l(x)) else l(x)
+        return left
+
+    def cmp(self) -> Node:
+        left = self.add()
+        if self.peek() in ("==", "!=", "===", "!==", "<", "<=", ">", ">="):
+            op = self.take()[1]
+            right, prev = self.add(), left
+            return lambda x, l=prev, r=right, o=op: _compare(o, l(x), r(x))
+        return left
+
+    def add(self) -> Node:
+        left = self.unary()
+        while self.peek() in ("+", "-"):
+            op = self.take()[1]
+            right, prev = self.unary(), left
+            left = lambda x, l=prev, r=right, o=op: _arith(o, l(x), r(x))
+        return left
+
+    def unary(self) -> Node:
+        if self.peek() == "!":
+            self.take()
+            inner = self.unary()
+            return lambda x, i=inner: not truthy(i(x))
+        if self.peek() == "-":
+            self.take()
+            inner = self.unary()
+            return lambda x, i=inner: _arith("-", 0, i(x))
+        return self.postfix(self.primary())
+
+    def primary(self) -> Node:
+        kind, value = self.take()
+        if value == "(":
+            node = self.or_()
+            self.take(")")
+            return node
+        if value == "@":
+            return lambda x: x
+        if kind == "num":
+            number = float(value) if any(c in value for c in ".eE") else int(value)
+            return lambda x, n=number: n
+        if kind == "str":
+            return lambda x, s=value[1:-1]: s
+        if kind == "name" and value in ("true", "false", "null"):
+            literal = {"true": True, "false": False, "null": None}[value]
+            return lambda x, v=literal: v
+        raise FilterSyntaxError(f"unexpected {value!r} in filter {self.text!r}")
+
+    def postfix(self, node: Node) -> Node:
+        while self.peek() in (".", "["):
+            if self.take()[1] == ".":
+                name = self.take()[1]
+                node = lambda x, n=node, k=name: _member(n(x), k)
+            else:
+                key = self.or_()
+                self.take("]")
+                node = lambda x, n=node, k=key: _member(n(x), k(x))
+        return node
+
+
+def _member(value: Any, key: Any) -> Any:
+    if isinstance(value, dict):
+        return value.get(key, MISSING) if isinstance(key, str) else MISSING
+    if isinstance(value, (list, str)):
+        if key == "length":
+            return len(value)
+        if isinstance(key, (int, float)) and not isinstance(key, bool) and 0 <= int(key) < len(value):
+            return value[int(key)]
+    return MISSING
+
+
+def _arith(op: str, a: Any, b: Any) -> Any:
+    if op == "+" and (isinstance(a, str) or isinstance(b, str)):
+        from ..values import to_text
+        return to_text(a) + to_text(b)
+    try:
+        a, b = float(a), float(b)
+    except (TypeError, ValueError):
+        return float("nan")
+    result = a + b if op == "+" else a - b
+    return int(result) if result == int(result) else result
+
+
+@dataclass(frozen=True)
+class FilterExpr:
+    text: str
+    node: Node
+
+    def evaluate(self, value: Any) -> Any:
+        return self.node(value)
+
+    def test(self, value: Any) -> bool:
+        return truthy(self.node(value))
+
+
+def parse_filter(text: str) -> FilterExpr:
+    return FilterExpr(text, _Parser(_tokenize(text), text).parse())

@@ -1,0 +1,228 @@
+"""The HTTP gateway (spec §14) on aiohttp: ad-hoc ``/q``, every route of
+``routes/``, the metadata endpoints and ``/health``. Route scripts are
+compiled at start-up; ``/q`` scripts on first use (cached by text).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+from aiohttp import web
+
+from .. import __version__
+from ..errors import QlError, UpstreamTimeout
+from ..http.xml import XmlError, xml_to_json
+from ..engine.engine import Compiled, Engine, new_request_id
+from ..engine.introspect import describe_route, describe_table, route_summary, table_summary
+from ..engine.run import RequestInfo
+from ..routes import Route, path_exists, select_route
+from ..values import MISSING, dump_json
+
+log = logging.getLogger("qlgate.server")
+
+HIDDEN_HEADERS = {"connection", "host", "referer", "content-length", "accept", "accept-charset", "keep-alive",
+                  "proxy-authenticate", "proxy-authorization", "te", "trailers", "transfer-encoding", "upgrade"}
+RESERVED_QUERY = {"callback", "events", "format", "s", "diagnostics"}
+ENGINE = web.AppKey("engine", Engine)
+ROUTES = web.AppKey("routes", list)
+OPTIONS = web.AppKey("options", dict)
+
+
+def _json(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    body = dump_json(value if value is not MISSING else None)
+    response = web.Response(text=body, status=status, content_type="application/json", headers=headers)
+    response.headers["Server"] = f"qlgate/{__version__}"
+    response.headers["X-Powered-By"] = f"qlgate/{__version__}"
+    return response
+
+
+def error_response(error: QlError, engine: Engine, diagnostics: bool = False) -> web.Response:
+    body = {k: v for k, v in error.to_dict().items() if k not in ("error",)}
+    body = {"err": engine.config.secrets.mask(error.message), **engine.config.secrets.mask_value(body)}
+    if diagnostics and getattr(error, "diagnostics", None) is not None:
+        body["diagnostics"] = error.diagnostics.to_dict()
+    status = error.status if isinstance(error.status, int) and 400 <= error.status < 600 else 500
+    if isinstance(error, UpstreamTimeout):
+        status = 504
+    return _json(body, status=status)
+
+
+def _multi(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            existing = out[key]
+            out[key] = existing + [value] if isinstance(existing, list) else [existing, value]
+        else:
+            out[key] = value
+    return out
+
+
+def request_info(request: web.Request, route_params: dict[str, str] | None = None) -> RequestInfo:
+    query = {k: v for k, v in _multi(list(request.query.items())).items() if k not in RESERVED_QUERY}
+    headers = {k.lower(): v for k, v in request.headers.items() if k.lower() not in HIDDEN_HEADERS}
+    connection = {"remoteAddress": request.remote}
+    return RequestInfo(query, headers, connection, route_params or {})
+
+
+async def parse_body(request: web.Request) -> dict[str, Any]:
+    """§14.2.3: JSON, XML and form bodies become variables; others stay raw text."""
+    if not request.body_exists:
+        return {}
+    raw = await request.read()
+    ctype = (request.content_type or "").lower()
+    try:
+        if ctype.endswith("json"):
+            value = json.loads(raw.decode(request.charset or "utf-8"))
+            return value if isinstance(value, dict) else {"body": value}
+        if ctype.endswith("xml"):
+            return xml_to_json(raw.decode(request.charset or "utf-8"))
+        if ctype == "application/x-www-form-urlencoded":
+            return _multi(parse_qsl(raw.decode(request.charset or "utf-8"), keep_blank_values=True))
+    except (ValueError, XmlError) as e:
+        raise QlError(f"request body is not valid {ctype}: {e}", status=400) from None
+    return {"body": raw.decode(request.charset or "utf-8", errors="replace")}
+
+
+def _wants_diagnostics(request: web.Request) -> bool:
+    return request.query.get("diagnostics") in ("1", "true") or request.headers.get("x-qlgate-diagnostics") == "1"
+
+
+async def _execute(request: web.Request, compiled: Compiled, context: dict[str, Any], info: RequestInfo,
+                   base_dir: Path | None) -> web.Response:
+    engine = request.app[ENGINE]
+    request_id = request.headers.get("request-id") or new_request_id()
+    diagnostics = _wants_diagnostics(request)
+    try:
+        result = await engine.run_compiled(compiled, context=context, request=info, base_dir=base_dir,
+                                           request_id=request_id)
+    except QlError as error:
+        return error_response(error, engine, diagnostics)
+    value = result.value
+    if diagnostics:
+        value = {"result": None if value is MISSING else value, "diagnostics": result.diagnostics.to_dict()}
+    headers = {"request-id": request_id, **result.headers}
+    return _json(value, headers=headers)
+
+
+async def handle_q(request: web.Request) -> web.Response:
+    engine = request.app[ENGINE]
+    script = request.query.get("s")
+    if script is None and request.method != "GET" and request.body_exists:
+        script = (await request.read()).decode(request.charset or "utf-8", errors="replace")
+    if not script:
+        return _json({"err": "Missing query"}, status=400)
+    try:
+        compiled = engine.compile(script)
+    except QlError as error:
+        return error_response(error, engine)
+    return await _execute(request, compiled, {}, request_info(request), None)
+
+
+async def handle_route(request: web.Request) -> web.Response:
+    engine = request.app[ENGINE]
+    routes: list[Route] = request.app[ROUTES]
+    path = request.path
+    query = _multi(list(request.query.items()))
+    picked = select_route(routes, request.method, path, query)
+    if picked is None:
+        if path_exists(routes, path):
+            return _json({"err": "No matching route"}, status=400)
+        return _json({"error": f"Cannot {request.method} {path}"}, status=404)
+    route, bound = picked
+    try:
+        context: dict[str, Any] = dict(await parse_body(request))
+    except QlError as error:
+        return error_response(error, engine)
+    context.update(route.defaults)
+    context.update(bound)
+    for key, (var, _) in route.query.items():
+        if key in query:
+            context[var] = query[key]
+        elif var not in context:
+            context[var] = None
+    compiled = request.app[OPTIONS]["compiled"][id(route)]
+    return await _execute(request, compiled, context, request_info(request, bound), Path(route.file).parent)
+
+
+async def handle_tables(request: web.Request) -> web.Response:
+    return _json([table_summary(t) for t in request.app[ENGINE].tables.tables()])
+
+
+async def handle_table(request: web.Request) -> web.Response:
+    engine = request.app[ENGINE]
+    name = request.query.get("name") or request.match_info.get("name")
+    if not name:
+        return _json({"err": "Missing table name"}, status=400)
+    try:
+        table = engine.tables.get(name)
+    except QlError as error:
+        return error_response(error, engine)
+    return _json(describe_table(table, engine.routes, engine.config.secrets))
+
+
+async def handle_routes(request: web.Request) -> web.Response:
+    routes = sorted(request.app[ROUTES], key=lambda r: r.pattern.lower())
+    return _json([route_summary(r) for r in routes])
+
+
+async def handle_route_info(request: web.Request) -> web.Response:
+    path, method = request.query.get("path"), request.query.get("method")
+    if not path or not method:
+        return _json({"err": "Missing path or method"}, status=400)
+    routes = request.app[ROUTES]
+    for route in routes:
+        if route.pattern == path and route.method == method.lower():
+            return _json(describe_route(route, routes))
+    return _json({"err": f"No such route {method} {path}"}, status=404)
+
+
+async def handle_health(request: web.Request) -> web.Response:
+    engine = request.app[ENGINE]
+    return _json({"status": "ok", "tables": len(engine.tables), "routes": len(request.app[ROUTES])})
+
+
+def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
+    app = web.Application(client_max_size=4 * 1024 * 1024)
+    app[ENGINE] = engine
+    app[ROUTES] = engine.routes
+    compiled = {}
+    for route in engine.routes:
+        try:
+            compiled[id(route)] = engine.compile(route.source, base_dir=Path(route.file).parent, origin=route.file)
+        except QlError as error:
+            log.error("%s: %s", route.file, error)
+    app[ROUTES] = [r for r in engine.routes if id(r) in compiled]
+    app[OPTIONS] = {"compiled": compiled}
+    if enable_q:
+        app.router.add_route("*", "/q", handle_q)
+    app.router.add_get("/tables", handle_tables)
+    app.router.add_get("/table", handle_table)
+    app.router.add_get("/tables/{name}", handle_table)
+    app.router.add_get("/routes", handle_routes)
+    app.router.add_get("/api", handle_routes)
+    app.router.add_get("/route", handle_route_info)
+    app.router.add_get("/health", handle_health)
+    app.router.add_route("*", "/{tail:.*}", handle_route)
+
+    async def close_engine(_: web.Application) -> None:
+        await engine.close()
+    app.on_cleanup.append(close_engine)
+    return app
+
+
+def serve(args: Any) -> int:
+    from ..cli import _default_config, _default_dir
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    engine = Engine(tables=_default_dir(args.tables, "tables"), routes=_default_dir(args.routes, "routes"),
+                    config=_default_config(args.config))
+    for problem in engine.problems:
+        log.warning("%s", problem)
+    app = build_app(engine, enable_q=not args.disable_q)
+    web.run_app(app, host=args.host, port=args.port, print=lambda *a: None, access_log=None)
+    return 0

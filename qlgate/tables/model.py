@@ -1,0 +1,139 @@
+"""Tables as the engine uses them: a ``create table`` compiled against the
+configuration (load-time ``{config…}`` interpolation, §6.3), with its body
+templates and patch module loaded and file names resolved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import QlError
+from ..lang import ast
+from ..lang.templates import Template, Token, parse_reference, parse_template, resolve_reference
+from ..values import MISSING, is_scalar, to_text
+from .bodies import BodyTemplate
+from .patches import Patch, load_module
+
+BODY_METHODS = ("post", "put", "delete", "patch")
+
+
+def _config_lookup(config: Any):
+    def lookup(name: str) -> Any:
+        return config if name == "config" else MISSING
+    return lookup
+
+
+def partial_interpolate(template: Template, config: Any) -> Template:
+    """Resolve ``{config…}`` tokens now and keep every other token for later."""
+    if not template.tokens:
+        return template
+    lookup = _config_lookup(config)
+    parts: list[Any] = []
+    changed = False
+    for part in template.parts:
+        if isinstance(part, Token) and not part.required and not part.block and not part.multi:
+            text = part.reference_text(lookup)
+            ref = parse_reference(text) if text else None
+            if ref and ref[0] == "config":
+                value = resolve_reference(ref[0], ref[1], lookup)
+                if is_scalar(value):
+                    parts.append(to_text(value))
+                    changed = True
+                    continue
+        parts.append(part)
+    if not changed:
+        return template
+    # merge adjacent literals so the template stays canonical
+    merged: list[Any] = []
+    for part in parts:
+        if isinstance(part, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += part
+        else:
+            merged.append(part)
+    raw = "".join(p if isinstance(p, str) else p.raw for p in merged)
+    return Template(raw, tuple(merged), tuple(p for p in merged if isinstance(p, Token)))
+
+
+def operand_default(operand: ast.Operand, config: Any) -> Any:
+    """A ``using defaults`` value after load-time interpolation."""
+    if isinstance(operand, ast.NumberOperand):
+        return operand.value
+    if isinstance(operand, ast.PathOperand):
+        return operand.path.text
+    template = operand.template
+    whole = template.whole_token
+    if whole is not None:
+        text = whole.reference_text(_config_lookup(config))
+        ref = parse_reference(text) if text else None
+        if ref and ref[0] == "config":
+            value = resolve_reference(ref[0], ref[1], _config_lookup(config))
+            if value is not MISSING:
+                return value
+        return template
+    return partial_interpolate(template, config)
+
+
+@dataclass
+class Mapping:
+    table: str
+    kind: str
+    method: str
+    uri: Template
+    headers: tuple[tuple[Template, Template], ...]
+    defaults: dict[str, Any]
+    aliases: dict[str, str]
+    patch: Patch | None
+    body: BodyTemplate | None
+    auth: Patch | None
+    resultset: str
+    expires: int | None
+    block_merge: bool
+    operation: str | None = None
+    definition: ast.MappingDef | None = None
+
+    @property
+    def sends_body(self) -> bool:
+        return self.method in BODY_METHODS
+
+
+@dataclass
+class Table:
+    name: str
+    mappings: dict[str, Mapping]
+    doc: str = ""
+    file: str | None = None
+    line: int | None = None
+    connector: str | None = None
+    definition: ast.CreateTable | None = field(default=None, repr=False)
+
+
+def compile_table(create: ast.CreateTable, config: Any, base_dirs: list[Path], *,
+                  file: str | None = None, patch_paths: list[Path] | None = None) -> Table:
+    """Build a Table; templates and patches resolve in ``base_dirs`` then ``patch_paths``."""
+    search = list(base_dirs) + list(patch_paths or [])
+    mappings: dict[str, Mapping] = {}
+    for m in create.mappings:
+        try:
+            patch = Patch(load_module(m.patch, search), m.patch) if m.patch else None
+            auth = Patch(load_module(m.auth, search, what="auth"), m.auth) if m.auth else None
+            body = BodyTemplate.load(m.body.template, m.body.media_type, m.body.foreach, search) if m.body else None
+        except QlError as e:
+            e.line = e.line or (m.pos.line if m.pos else create.pos.line)
+            raise
+        uri = partial_interpolate(parse_template(m.uri), config)
+        headers = tuple((partial_interpolate(parse_template(p.name), config),
+                         partial_interpolate(p.value.template, config) if isinstance(p.value, ast.TextOperand)
+                         else parse_template(to_text(operand_default(p.value, config))))
+                        for p in m.headers)
+        defaults = {p.name: operand_default(p.value, config) for p in m.defaults}
+        aliases = {p.name: (p.value.template.raw if isinstance(p.value, ast.TextOperand)
+                            else to_text(operand_default(p.value, config))) for p in m.aliases}
+        mappings[m.kind] = Mapping(
+            table=create.name, kind=m.kind, method=m.method, uri=uri, headers=headers,
+            defaults=defaults, aliases=aliases, patch=patch, body=body, auth=auth,
+            resultset=m.resultset or "", expires=m.expires,
+            block_merge=any(t.block for t in uri.tokens) or bool(body and body.foreach),
+            operation=m.operation, definition=m)
+    return Table(create.name, mappings, create.doc, file, create.pos.line, create.connector, create)

@@ -1,0 +1,168 @@
+"""The parameter view of a request (spec §10.1): a read-through mapping over
+layers, highest precedence first. A layer value that is *missing* does not hide
+lower layers; ``null`` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, Mapping
+
+from ..values import MISSING
+
+
+class ParamView:
+    """Layers: private writes, per-request binding, statement params, script
+    variables, request query, request headers, connection facts, defaults,
+    config. Defaults are resolved lazily because they may refer to the others."""
+
+    __slots__ = ("private", "binding", "statement", "variables", "query", "headers",
+                 "connection", "_defaults", "_resolve_default", "config", "_resolved")
+
+    def __init__(self, *, statement: Mapping[str, Any], variables: Mapping[str, Any],
+                 query: Mapping[str, Any] | None = None, headers: Mapping[str, Any] | None = None,
+                 connection: Mapping[str, Any] | None = None, defaults: Mapping[str, Any] | None = None,
+                 resolve_default: Callable[[Any, "ParamView"], Any] | None = None,
+                 config: Any = None, private: dict | None = None, binding: Mapping[str, Any] | None = None):
+        self.private: dict[str, Any] = {} if private is None else private
+        self.binding = binding or {}
+        self.statement = statement
+        self.variables = variables
+        self.query = query or {}
+        self.headers = headers or {}
+        self.connection = connection or {}
+        self._defaults = defaults or {}
+        self._resolve_default = resolve_default
+        self.config = config if config is not None else {}
+        self._resolved: dict[str, Any] = {}
+
+    def fork(self, binding: Mapping[str, Any]) -> "ParamView":
+        """A view for one request of a fan-out: own private layer, own binding."""
+        view = ParamView(statement=self.statement, variables=self.variables, query=self.query,
+                         headers=self.headers, connection=self.connection, defaults=self._defaults,
+                         resolve_default=self._resolve_default, config=self.config,
+                         private=dict(self.private), binding={**self.binding, **binding})
+        view._resolved = self._resolved
+        return view
+
+    def _layers(self) -> tuple[Mapping[str, Any], ...]:
+        return (self.private, self.binding, self.statement, self.variables,
+                self.query, self.headers, self.connection)
+
+    def default(self, name: str) -> Any:
+        if name not in self._defaults:
+            return MISSING
+        if name not in self._resolved:
+            raw = self._defaults[name]
+            self._resolved[name] = self._resolve_default(raw, self) if self._resolve_default else raw
+        return self._resolved[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        value = self.lookup(name)
+        return default if value is MISSING else value
+
+    def lookup(self, name: str) -> Any:
+        """The value of ``name`` or MISSING."""
+        for layer in self._layers():
+            value = layer.get(name, MISSING)
+            if value is not MISSING:
+                return value
+        value = self.default(name)
+        if value is not MISSING:
+            return value
+        if name == "config":
+            return self.config
+        return MISSING
+
+    def lookup_below_defaults(self, name: str) -> Any:
+        """Layers 1–6 and config: what a default's own tokens resolve against."""
+        for layer in self._layers():
+            value = layer.get(name, MISSING)
+            if value is not MISSING:
+                return value
+        if name == "config":
+            return self.config
+        return MISSING
+
+    def __getitem__(self, name: str) -> Any:
+        value = self.lookup(name)
+        if value is MISSING:
+            raise KeyError(name)
+        return value
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        self.private[name] = value
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.lookup(name) is not MISSING
+
+    def keys(self) -> Iterator[str]:
+        seen: set[str] = set()
+        for layer in (*self._layers(), self._defaults):
+            for key in layer:
+                if key not in seen:
+                    seen.add(key)
+                    yield key
+
+    def statement_names(self) -> list[str]:
+        return list(self.statement)
+
+    def default_names(self) -> list[str]:
+        return list(self._defaults)
+
+    def flat(self) -> dict[str, Any]:
+        """A plain snapshot of every layer (config included) for templates."""
+        out: dict[str, Any] = {"config": self.config}
+        for key in self.keys():
+            value = self.lookup(key)
+            if value is not MISSING:
+                out[key] = value
+        return out
+
+
+def nest_dotted(params: dict[str, Any]) -> dict[str, Any]:
+    """Add nested members for flat dotted names (``Offer.MaxBid`` → ``Offer: {MaxBid}``)
+    so templates can walk them; flat keys stay, existing values are never replaced."""
+    out = dict(params)
+    for key, value in params.items():
+        if "." not in key or key == "config":
+            continue
+        parts = key.split(".")
+        node = out
+        for part in parts[:-1]:
+            child = node.get(part, MISSING)
+            if child is MISSING:
+                child = node[part] = {}
+            elif not isinstance(child, dict):
+                node = None
+                break
+            elif node is out and part in params:
+                # a user-given object: copy before adding members
+                child = node[part] = dict(child)
+            node = child
+        if node is not None and parts[-1] not in node:
+            node[parts[-1]] = value
+    return out
+
+
+def lookup_dotted(view: ParamView, name: str) -> Any:
+    """URI-token lookup (§6.1): the flat name first, then a nested walk in which
+    intermediate arrays contribute their first element."""
+    value = view.lookup(name)
+    if value is not MISSING or "." not in name:
+        return value
+    parts = name.split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        head = view.lookup(".".join(parts[:split]))
+        if head is MISSING:
+            continue
+        node = head
+        for part in parts[split:]:
+            if isinstance(node, list):
+                node = node[0] if node else MISSING
+            if not isinstance(node, dict) or part not in node:
+                node = MISSING
+                break
+            node = node[part]
+        if node is not MISSING:
+            return node
+    return MISSING

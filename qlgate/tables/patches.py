@@ -1,0 +1,182 @@
+"""Monkey patch modules (spec §11): Python modules defining hook functions that
+take one ``ctx`` argument, plain or ``async``, and the ``MutableURI`` they edit.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
+
+from ..errors import PatchError, QlError
+
+HOOKS = ("validate_param", "patch_uri", "patch_headers", "body_template", "patch_body",
+         "compute_key", "parse_response", "patch_media_type", "patch_status", "patch_response", "auth")
+
+_lock = threading.Lock()
+_modules: dict[Path, Any] = {}
+
+
+def load_module(file: str, base_dirs: list[Path], *, what: str = "patch") -> Any:
+    """Load (once) the module named by ``file``; ``.js`` names resolve to ``.py``."""
+    name = file[:-3] + ".py" if file.endswith(".js") else file
+    path = None
+    for base in base_dirs:
+        candidate = (base / name)
+        if candidate.exists():
+            path = candidate.resolve()
+            break
+    if path is None:
+        raise QlError(f"{what} module '{file}' not found in " + ", ".join(str(b) for b in base_dirs), status=400)
+    with _lock:
+        module = _modules.get(path)
+        if module is None:
+            mod_name = f"qlgate_{what}_{abs(hash(str(path))):x}_{path.stem}"
+            spec = importlib.util.spec_from_file_location(mod_name, path)
+            if spec is None or spec.loader is None:
+                raise QlError(f"cannot load {what} module {path}", status=400)
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except Exception as e:  # a broken user module is a typed error, not a traceback
+                raise QlError(f"{what} module {path.name} failed to load: {type(e).__name__}: {e}",
+                              status=400) from None
+            sys.modules[mod_name] = module
+            _modules[path] = module
+    return module
+
+
+class Patch:
+    """The hooks one patch module defines."""
+
+    def __init__(self, module: Any, file: str):
+        self.module = module
+        self.file = file
+        self.hooks = {h: getattr(module, h) for h in HOOKS if callable(getattr(module, h, None))}
+
+    def has(self, hook: str) -> bool:
+        return hook in self.hooks
+
+    async def call(self, hook: str, ctx: "HookContext", *, table: str) -> Any:
+        fn = self.hooks[hook]
+        ctx.hook = hook
+        try:
+            result = fn(ctx)
+            if inspect.isawaitable(result):
+                result = await result
+            return result
+        except QlError:
+            raise
+        except Exception as e:
+            status = getattr(e, "status", None)
+            raise PatchError(f"{hook} of {table} ({self.file}) raised {type(e).__name__}: {e}",
+                             status=status if isinstance(status, int) else 500) from None
+
+
+class HookContext:
+    """The ``ctx`` handed to hooks: attribute access to whatever the hook needs."""
+
+    def __init__(self, **attrs: Any):
+        self.__dict__.update(attrs)
+
+    def log(self, level: str, message: str) -> None:
+        import logging
+        logging.getLogger("qlgate.patch").log(
+            {"error": logging.ERROR, "warn": logging.WARNING}.get(level, logging.INFO), message)
+
+    def __repr__(self) -> str:
+        return f"HookContext({', '.join(sorted(self.__dict__))})"
+
+
+class MutableURI:
+    """A URI whose query parameters a patch can edit (spec §11.3)."""
+
+    def __init__(self, text: str):
+        self._text = text
+        parts = urlsplit(text)
+        self.scheme, self._netloc, self.path, self.fragment = parts.scheme, parts.netloc, parts.path, parts.fragment
+        self._query = parse_qsl(parts.query, keep_blank_values=True)
+        self._raw_query = parts.query
+        self._modified = False
+
+    # -- host / port
+    @property
+    def host(self) -> str:
+        return self._netloc.rsplit("@", 1)[-1].split(":")[0]
+
+    @host.setter
+    def host(self, value: str) -> None:
+        self._netloc = value + (f":{self.port}" if self.port else "")
+        self._modified = True
+
+    @property
+    def port(self) -> int | None:
+        hostport = self._netloc.rsplit("@", 1)[-1]
+        return int(hostport.rsplit(":", 1)[1]) if ":" in hostport else None
+
+    @port.setter
+    def port(self, value: int | None) -> None:
+        self._netloc = self.host + (f":{value}" if value else "")
+        self._modified = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("scheme", "path") and hasattr(self, "_modified"):
+            object.__setattr__(self, "_modified", True)
+        object.__setattr__(self, name, value)
+
+    # -- query parameters
+    def get_param(self, name: str) -> Any:
+        values = [v for k, v in self._query if k == name]
+        if not values:
+            return None
+        return values[0] if len(values) == 1 else values
+
+    def add_param(self, name: str, value: Any) -> "MutableURI":
+        from ..values import to_text
+        self._query.append((name, to_text(value)))
+        self._modified = True
+        return self
+
+    def set_param(self, name: str, value: Any) -> "MutableURI":
+        self._query = [(k, v) for k, v in self._query if k != name]
+        return self.add_param(name, value)
+
+    def remove_param(self, name: str, value: Any = None) -> "MutableURI":
+        from ..values import to_text
+        self._query = [(k, v) for k, v in self._query
+                       if not (k == name and (value is None or v == to_text(value)))]
+        self._modified = True
+        return self
+
+    def remove_empty_params(self) -> "MutableURI":
+        self._query = [(k, v) for k, v in self._query if v != ""]
+        self._modified = True
+        return self
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, _ in self._query:
+            out.setdefault(k, self.get_param(k))
+        return out
+
+    def format(self) -> str:
+        if not self._modified:
+            return self._text
+        query = "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in self._query)
+        return urlunsplit((self.scheme, self._netloc, self.path, query, self.fragment))
+
+    __str__ = format
+
+    def __repr__(self) -> str:
+        return f"MutableURI({self.format()!r})"
+
+    # camelCase aliases make porting ql.io patches mechanical
+    getParam = get_param
+    addParam = add_param
+    setParam = set_param
+    removeParam = remove_param
+    removeEmptyParams = remove_empty_params

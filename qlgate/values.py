@@ -1,0 +1,163 @@
+"""JSON values as scripts observe them: the *missing* sentinel, JavaScript
+truthiness and loose equality, and JavaScript-style number formatting.
+
+Scripts written for ql.io rely on JavaScript semantics (``{}`` is true, ``1 ==
+"1"``), so Python's own ``bool()`` and ``==`` are never used on script values.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+
+class _Missing:
+    """No value at all (JavaScript ``undefined``); distinct from JSON ``null``."""
+
+    __slots__ = ()
+    _instance: "_Missing | None" = None
+
+    def __new__(cls) -> "_Missing":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __reduce__(self):
+        return (_Missing, ())
+
+
+MISSING: Any = _Missing()
+
+
+def is_missing(value: Any) -> bool:
+    return value is MISSING
+
+
+def is_nullish(value: Any) -> bool:
+    """Missing or JSON null: what fallbacks and prerequisites treat as 'no value'."""
+    return value is MISSING or value is None
+
+
+def truthy(value: Any) -> bool:
+    """JavaScript truthiness: ``{}`` and ``[]`` are true, ``0``, ``""``, ``NaN`` false."""
+    if value is MISSING or value is None or value is False:
+        return False
+    if value is True:
+        return True
+    if isinstance(value, (int, float)):
+        return not (value == 0 or (isinstance(value, float) and math.isnan(value)))
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def _to_number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text == "":
+            return 0.0
+        try:
+            return float(int(text, 0)) if text.lower().startswith(("0x", "0o", "0b")) else float(text)
+        except ValueError:
+            return None
+    return None
+
+
+def loose_equals(a: Any, b: Any) -> bool:
+    """JavaScript ``==`` restricted to what scripts can observe on JSON scalars."""
+    if a is MISSING:
+        a = None
+    if b is MISSING:
+        b = None
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, (dict, list)) or isinstance(b, (dict, list)):
+        return a is b
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b
+    na, nb = _to_number(a), _to_number(b)
+    if na is None or nb is None:
+        return False
+    return na == nb
+
+
+def format_number(value: int | float) -> str:
+    """Number → text as JavaScript's ``String(n)`` does (``10``, ``1.5``, ``1e+21``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if abs(value) >= 10**21:
+            return format_number(float(value))
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == int(value) and abs(value) < 1e21:
+        return str(int(value))
+    text = repr(value)
+    if "e" in text:
+        mantissa, exp = text.split("e")
+        sign = "-" if exp.startswith("-") else "+"
+        digits = exp.lstrip("+-").lstrip("0") or "0"
+        if sign == "-" and abs(value) >= 1e-6:
+            return f"{value:.{abs(int(exp)) + 16}f}".rstrip("0")
+        return f"{mantissa}e{sign}{digits}"
+    return text
+
+
+def to_text(value: Any) -> str:
+    """Scalar → text for URIs, headers and mixed strings; objects/arrays as JSON."""
+    if isinstance(value, str):
+        return value
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None or value is MISSING:
+        return ""
+    if isinstance(value, (int, float)):
+        return format_number(value)
+    return dump_json(value)
+
+
+def is_scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool))
+
+
+def strip_missing(value: Any) -> Any:
+    """Output form: missing members dropped, missing array elements become null."""
+    if isinstance(value, dict):
+        return {k: strip_missing(v) for k, v in value.items() if v is not MISSING}
+    if isinstance(value, list):
+        return [None if v is MISSING else strip_missing(v) for v in value]
+    if value is MISSING:
+        return None
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    if value is MISSING:
+        return None
+    if isinstance(value, (set, tuple)):
+        return list(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
+def dump_json(value: Any, *, indent: int | None = None) -> str:
+    """Serialise a script value; missing members are omitted first."""
+    return json.dumps(strip_missing(value), ensure_ascii=False, indent=indent,
+                      separators=None if indent else (",", ":"), default=_json_default)
