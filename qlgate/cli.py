@@ -6,7 +6,6 @@ results as JSON on stdout with exit 0; failures as a JSON object with an
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import re
 import sys
@@ -220,7 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "run":
-            return asyncio.run(_run(args))
+            from .loop import run
+            return run(_run(args))
         if args.command == "check":
             return _check(args)
         if args.command == "tables":

@@ -50,6 +50,16 @@ class Settings:
     udf_paths: list[Path] = field(default_factory=list)
     patch_paths: list[Path] = field(default_factory=list)
     default_timeout_ms: int = 10_000
+    table_timeouts: dict[str, int] = field(default_factory=dict)
+
+    def timeout_for(self, table: str) -> int:
+        """``timeouts`` maps a table name or a dotted prefix (``ebay.trading``) to ms."""
+        name = table
+        while name:
+            if name in self.table_timeouts:
+                return self.table_timeouts[name]
+            name = name.rpartition(".")[0]
+        return self.default_timeout_ms
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> "Settings":
@@ -69,6 +79,8 @@ class Settings:
             udf_paths=[Path(p) for p in config.get("udfPaths") or [] if isinstance(p, str)],
             patch_paths=[Path(p) for p in config.get("patchPaths") or [] if isinstance(p, str)],
             default_timeout_ms=number("defaultTimeout", 10_000),
+            table_timeouts={k: int(v) for k, v in (config.get("timeouts") or {}).items()
+                            if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0},
         )
 
 

@@ -97,9 +97,7 @@ def format_number(value: int | float) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        if abs(value) >= 10**21:
-            return format_number(float(value))
-        return str(value)
+        return str(value)  # integers are exact (ids), unlike JavaScript's doubles
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):

@@ -4,7 +4,7 @@ and the merge of fan-out results (spec §8). Pure functions, no I/O.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..lang import ast
 from ..lang.paths import Path, evaluate, matches
@@ -42,28 +42,40 @@ def expected_values(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def project_row(row: Any, columns: Sequence[ast.Column], alias: str | None = None) -> Any:
-    """One row in its §8.5 shape (UDF columns are filled in later)."""
+def projector(columns: Sequence[ast.Column], alias: str | None = None) -> Callable[[Any], Any]:
+    """A function shaping one row per §8.5, with paths prepared once (UDF columns
+    are filled in later)."""
+    paths = [strip_alias(c.path, alias) if c.path else None for c in columns]
     if len(columns) == 1 and columns[0].alias is None:
-        col = columns[0]
-        return evaluate(strip_alias(col.path, alias), row) if col.path else MISSING
+        (path,) = paths
+        return (lambda row: evaluate(path, row)) if path else (lambda row: MISSING)
     if columns[0].alias is not None:
-        out: dict[str, Any] = {}
-        for col in columns:
-            value = evaluate(strip_alias(col.path, alias), row) if col.path else MISSING
-            if value is not MISSING:
-                out[col.alias] = value
-        return out
-    return [evaluate(strip_alias(col.path, alias), row) if col.path else MISSING for col in columns]
+        named = [(c.alias, p) for c, p in zip(columns, paths)]
+
+        def as_object(row: Any) -> dict:
+            out = {}
+            for name, path in named:
+                value = evaluate(path, row) if path else MISSING
+                if value is not MISSING:
+                    out[name] = value
+            return out
+        return as_object
+    return lambda row: [evaluate(p, row) if p else MISSING for p in paths]
 
 
-def project(value: Any, columns: Sequence[ast.Column] | None, alias: str | None = None) -> Any:
+def project_row(row: Any, columns: Sequence[ast.Column], alias: str | None = None) -> Any:
+    return projector(columns, alias)(row)
+
+
+def project(value: Any, columns: Sequence[ast.Column] | None, alias: str | None = None,
+            shape: Callable[[Any], Any] | None = None) -> Any:
     """§8.5: ``*`` keeps the value; empty/missing stays; otherwise an array of rows."""
     if columns is None:
         return value
     if value is MISSING or (isinstance(value, list) and not value):
         return value
-    return [project_row(row, columns, alias) for row in as_rows(value)]
+    shape = shape or projector(columns, alias)
+    return [shape(row) for row in as_rows(value)]
 
 
 def slice_rows(rows: list[Any], limit: int | None, offset: int | None) -> list[Any]:

@@ -147,7 +147,8 @@ async def select(run: "Run", stmt: ast.Select) -> Any:
     params = await statement_params(run, tuple(plain), source.alias)
     per_request = None
     if stmt.columns is not None and not udfs and not has_udf_columns:
-        per_request = lambda rs: relational.project(rs, stmt.columns, source.alias)  # noqa: E731
+        shape = relational.projector(stmt.columns, source.alias)
+        per_request = lambda rs: relational.project(rs, stmt.columns, shape=shape)  # noqa: E731
     value = await TableCall(run, table, "select", stmt, params, limit=stmt.limit, offset=stmt.offset,
                             project=per_request, timeout_ms=_timeout(stmt)).execute()
     if per_request is None and (udfs or has_udf_columns):

@@ -68,7 +68,7 @@ class TableCall:
         self.limit, self.offset = limit, offset
         self.opaque = opaque
         self.project = project
-        self.timeout_ms = timeout_ms or run.settings.default_timeout_ms
+        self.timeout_ms = timeout_ms or run.settings.timeout_for(table.name)
         self.patch = mapping.patch
         self._occurrences: dict[tuple, int] = {}
 
@@ -79,10 +79,10 @@ class TableCall:
                            params=view, config=self.run.config.data, vars=self.run.readonly_vars(),
                            request=self.run.request, **extra)
 
-    async def _hook(self, name: str, view: ParamView, **extra: Any) -> Any:
-        if self.patch is None or not self.patch.has(name):
+    async def _hook(self, hook: str, view: ParamView, **extra: Any) -> Any:
+        if self.patch is None or not self.patch.has(hook):
             return None
-        return await self.patch.call(name, self._ctx(view, **extra), table=self.table.name)
+        return await self.patch.call(hook, self._ctx(view, **extra), table=self.table.name)
 
     def _view(self) -> ParamView:
         req = self.run.request

@@ -476,10 +476,10 @@ class _ToAst(Transformer):
         return ast.Throw(_word(children[0], "a thrown flag"), _pos(meta))
 
     def cond_or(self, meta, children):
-        return ast.CondOr(tuple(children))
+        return children[0] if len(children) == 1 else ast.CondOr(tuple(children))
 
     def cond_and(self, meta, children):
-        return ast.CondAnd(tuple(children))
+        return children[0] if len(children) == 1 else ast.CondAnd(tuple(children))
 
     def cond_not(self, meta, children):
         return ast.CondNot(children[0])
@@ -583,6 +583,19 @@ def item_text_lines(item: ast.Item) -> int:
     return max(1, text.count("\n") + 1)
 
 
+def _after_bare_word_assignment(source: str, e: UnexpectedToken) -> bool:
+    """``copy = original`` (spec §3): the token after a lone word on an assignment's right."""
+    end = len(source) if e.token.type == "$END" else e.token.start_pos
+    before = source[:end].rstrip()
+    return bool(re.search(r"(^|[;\s])[A-Za-z$:][A-Za-z0-9_:]*\s*=\s*[A-Za-z$:][A-Za-z0-9_:.\[\]]*$", before)) \
+        and "LPAR" in (e.accepts or e.expected or ())
+
+
+def _offset(source: str, line: int, column: int) -> int:
+    lines = source.splitlines(keepends=True)
+    return sum(len(l) for l in lines[:line - 1]) + column - 1
+
+
 def _syntax_error(source: str, e: UnexpectedInput, origin: str | None) -> QlSyntaxError:
     lines = source.splitlines() or [""]
     line = getattr(e, "line", None) or 1
@@ -593,18 +606,41 @@ def _syntax_error(source: str, e: UnexpectedInput, origin: str | None) -> QlSynt
         found = None
         expected = sorted({_terminal_name(t) for t in getattr(e, "expected", [])})
         message = "unexpected end of script"
+        if isinstance(e, UnexpectedToken) and _after_bare_word_assignment(source, e):
+            message = "a bare word is not a value; write \"{name}\" to copy a variable"
+            expected = []
     elif isinstance(e, UnexpectedToken):
         found = str(e.token)
         expected = sorted({_terminal_name(t) for t in e.accepts or e.expected})
         message = f"unexpected {found!r}"
+        if _after_bare_word_assignment(source, e):
+            message = "a bare word is not a value; write \"{name}\" to copy a variable"
+            expected = []
     else:
         assert isinstance(e, UnexpectedCharacters)
         found = source[e.pos_in_stream:e.pos_in_stream + 1]
         if found in "\"'":
             message = "unterminated string"
+        elif source.startswith("/*", e.pos_in_stream):
+            message = "unterminated block comment"
+            e.allowed = set()
         else:
             message = f"unexpected character {found!r}"
         expected = sorted({_terminal_name(t) for t in (e.allowed or ())})
+    if found and re.fullmatch(r"[A-Za-z0-9_:$]+", found):
+        # a keyword literal may have matched the front of a longer word ("gett"): report the word
+        offset = _offset(source, line, column)
+        start = offset
+        while start > 0 and re.match(r"[A-Za-z0-9_:$]", source[start - 1]):
+            start -= 1
+        end = offset
+        while end < len(source) and re.match(r"[A-Za-z0-9_:$]", source[end]):
+            end += 1
+        if start < offset:
+            found = source[start:end]
+            column -= offset - start
+            message = f"unexpected {found!r}"
+            expected = []  # what lark expected was after the keyword it wrongly matched
     if expected:
         shown = expected if len(expected) <= 8 else expected[:8] + ["…"]
         message += "; expected " + ", ".join(shown)

@@ -10,7 +10,7 @@ match, a multi-valued path always yields an array.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterator
 
@@ -56,14 +56,16 @@ class Path:
     text: str
     steps: tuple[Step, ...]
     rooted: bool = False  # began with ``$``: the value itself, never mapped over
+    multi: bool = field(init=False, compare=False)            # uses .., * or a filter
+    has_descendant: bool = field(init=False, compare=False)
+    keys: tuple[str, ...] | None = field(init=False, compare=False)  # only member steps: a fast walk
 
-    @property
-    def multi(self) -> bool:
-        return any(isinstance(s, (Wildcard, Descendant, Filter)) for s in self.steps)
-
-    @property
-    def has_descendant(self) -> bool:
-        return any(isinstance(s, Descendant) for s in self.steps)
+    def __post_init__(self) -> None:
+        steps = self.steps
+        object.__setattr__(self, "multi", any(isinstance(s, (Wildcard, Descendant, Filter)) for s in steps))
+        object.__setattr__(self, "has_descendant", any(isinstance(s, Descendant) for s in steps))
+        object.__setattr__(self, "keys", tuple(s.name for s in steps)
+                           if all(isinstance(s, Member) for s in steps) else None)
 
     @property
     def head(self) -> str | None:
@@ -273,6 +275,15 @@ def evaluate(path: Path, value: Any) -> Any:
     (``..`` results flattened one level), or missing when nothing matched."""
     if value is MISSING:
         return MISSING
+    keys = path.keys
+    if keys is not None:
+        for key in keys:
+            if type(value) is not dict:
+                return len(value) if key == "length" and isinstance(value, list) else MISSING
+            value = value.get(key, MISSING)
+            if value is MISSING:
+                return MISSING
+        return value
     found = matches(path, value)
     if path.multi:
         if not found:

@@ -224,5 +224,7 @@ def serve(args: Any) -> int:
     for problem in engine.problems:
         log.warning("%s", problem)
     app = build_app(engine, enable_q=not args.disable_q)
+    from ..loop import install
+    install()
     web.run_app(app, host=args.host, port=args.port, print=lambda *a: None, access_log=None)
     return 0

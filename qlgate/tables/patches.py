@@ -97,11 +97,23 @@ class MutableURI:
 
     def __init__(self, text: str):
         self._text = text
-        parts = urlsplit(text)
-        self.scheme, self._netloc, self.path, self.fragment = parts.scheme, parts.netloc, parts.path, parts.fragment
+        self._parsed = False   # parsed on first use: most requests never look inside
+
+    def _parse(self) -> None:
+        parts = urlsplit(self._text)
+        object.__setattr__(self, "scheme", parts.scheme)
+        object.__setattr__(self, "path", parts.path)
+        self._netloc, self.fragment = parts.netloc, parts.fragment
         self._query = parse_qsl(parts.query, keep_blank_values=True)
-        self._raw_query = parts.query
         self._modified = False
+        self._parsed = True
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for attributes not set yet: the parsed parts
+        if name.startswith("__") or self.__dict__.get("_parsed", True):
+            raise AttributeError(name)
+        self._parse()
+        return getattr(self, name)
 
     # -- host / port
     @property
@@ -124,7 +136,9 @@ class MutableURI:
         self._modified = True
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("scheme", "path") and hasattr(self, "_modified"):
+        if name in ("scheme", "path"):
+            if not self.__dict__.get("_parsed"):
+                self._parse()
             object.__setattr__(self, "_modified", True)
         object.__setattr__(self, name, value)
 
@@ -164,7 +178,7 @@ class MutableURI:
         return out
 
     def format(self) -> str:
-        if not self._modified:
+        if not self._parsed or not self._modified:
             return self._text
         query = "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in self._query)
         return urlunsplit((self.scheme, self._netloc, self.path, query, self.fragment))

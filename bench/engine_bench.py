@@ -1,0 +1,159 @@
+"""Engine benchmarks named by issue 2. Prints each figure, its target and the
+command that reproduces it:
+
+    python bench/engine_bench.py
+
+(a) compile of a 10-statement script, cold and cached   target: cached < 50 µs
+(b) engine overhead per upstream call (loopback), p50    target: < 0.3 ms
+(c) `in` fan-out of 100 values, upstream answers in 20 ms target: statement < 60 ms
+(d) 10 independent statements, upstream 20 ms           target: script < 26 ms (1.3 × 20 ms)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT.parent))
+
+from qlgate.engine.engine import Engine  # noqa: E402
+from qlgate.lang.parser import parse  # noqa: E402
+from qlgate.engine.planner import compile_script  # noqa: E402
+
+TABLES = """
+create table fast on select get from "{config.base}/fast?q={q}" resultset 'items'
+create table slow on select get from "{config.base}/slow?ms=20&id={id}" resultset 'items'
+"""
+
+TEN = "\n".join(f'r{i} = select id as id, title as t from slow where id = "{i}" and x = "{{q}}";' for i in range(9)) + \
+    '\nreturn {"a": "{r0}", "b": "{r1.t}", "c": "{r8}"};'
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))]
+
+
+def bench_compile() -> None:
+    cold = []
+    for i in range(200):
+        text = TEN + f"\n-- variant {i}"
+        start = time.perf_counter()
+        compile_script(parse(text))
+        cold.append(time.perf_counter() - start)
+    engine = Engine(config={})
+    engine.compile(TEN)
+    cached = []
+    for _ in range(20000):
+        start = time.perf_counter()
+        engine.compile(TEN)
+        cached.append(time.perf_counter() - start)
+    print(f"(a) compile 10 statements: cold p50 {statistics.median(cold) * 1e3:.2f} ms; "
+          f"cached p50 {statistics.median(cached) * 1e6:.1f} µs, p99 {pct(cached, 0.99) * 1e6:.1f} µs "
+          f"(target cached < 50 µs)")
+
+
+async def bench_overhead(base: str, engine: Engine) -> None:
+    raw, via_engine = [], []
+    async with aiohttp.ClientSession() as session:
+        for _ in range(200):  # warm both paths
+            async with session.get(f"{base}/fast?q=x") as r:
+                await r.read()
+            await engine.execute('return select * from fast where q = "x"')
+        for i in range(3000):
+            start = time.perf_counter()
+            async with session.get(f"{base}/fast?q=x") as r:
+                await r.json()
+            raw.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            await engine.execute('return select * from fast where q = "x"')
+            via_engine.append(time.perf_counter() - start)
+    overhead = statistics.median(via_engine) - statistics.median(raw)
+    print(f"(b) per upstream call: plain aiohttp GET+json p50 {statistics.median(raw) * 1e3:.3f} ms, "
+          f"through the engine p50 {statistics.median(via_engine) * 1e3:.3f} ms → engine overhead "
+          f"{overhead * 1e3:.3f} ms (target < 0.3 ms)")
+
+
+async def raw_floor(base: str, count: int, window: int, rounds: int = 20) -> float:
+    """The same requests made with plain aiohttp and a semaphore: what no engine can beat."""
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=256)) as session:
+        gate = asyncio.Semaphore(window)
+
+        async def one(i: int) -> None:
+            async with gate:
+                async with session.get(f"{base}/slow?ms=20&id={i}") as r:
+                    await r.json()
+        times = []
+        for _ in range(rounds + 1):
+            start = time.perf_counter()
+            await asyncio.gather(*(one(i) for i in range(count)))
+            times.append(time.perf_counter() - start)
+        return statistics.median(times[1:])
+
+
+async def bench_fan_out(base: str, engine: Engine) -> None:
+    ids = [str(i) for i in range(100)]
+    script = 'return select id from slow where id in ("{ids}")'
+    window = engine.config.settings.max_nested_requests
+    await engine.execute(script, context={"ids": ids})
+    times = []
+    for _ in range(30):
+        start = time.perf_counter()
+        result = await engine.execute(script, context={"ids": ids})
+        times.append(time.perf_counter() - start)
+    assert len(result.value) == 2000 and len(result.diagnostics.calls) == 100
+    floor = await raw_floor(base, 100, window)
+    print(f"(c) in-fan-out of 100 values, 20 ms upstream, window (maxNestedRequests) {window}: "
+          f"p50 {statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms; plain aiohttp with "
+          f"the same window {floor * 1e3:.1f} ms (target < 60 ms)")
+
+
+async def bench_parallel(engine: Engine) -> None:
+    script = "\n".join(f'r{i} = select id from slow where id = "{i}";' for i in range(10)) + \
+        "\nreturn [" + ", ".join(f'"{{r{i}}}"' for i in range(10)) + "]"
+    await engine.execute(script)
+    times = []
+    for _ in range(30):
+        start = time.perf_counter()
+        await engine.execute(script)
+        times.append(time.perf_counter() - start)
+    floor = await raw_floor(engine_base(engine), 10, 10, rounds=30)
+    print(f"(d) 10 independent statements, 20 ms upstream: p50 {statistics.median(times) * 1e3:.1f} ms, "
+          f"max {max(times) * 1e3:.1f} ms; 10 parallel plain aiohttp GETs {floor * 1e3:.1f} ms (target < 26 ms)")
+
+
+def engine_base(engine: Engine) -> str:
+    return engine.config.data["base"]
+
+
+async def main() -> None:
+    upstream = subprocess.Popen([sys.executable, str(ROOT / "upstream.py")], stdout=subprocess.PIPE, text=True)
+    try:
+        port = int(upstream.stdout.readline())
+        base = f"http://127.0.0.1:{port}"
+        tables = ROOT / ".tables"
+        tables.mkdir(exist_ok=True)
+        (tables / "bench.ql").write_text(TABLES)
+        async with Engine(tables=tables, config={"base": base}) as engine:
+            await bench_overhead(base, engine)
+            await bench_fan_out(base, engine)
+            await bench_parallel(engine)
+        async with Engine(tables=tables, config={"base": base, "maxNestedRequests": 100}) as engine:
+            await bench_fan_out(base, engine)
+    finally:
+        upstream.terminate()
+        upstream.wait(5)
+
+
+if __name__ == "__main__":
+    print("command: python bench/engine_bench.py")
+    bench_compile()
+    from qlgate.loop import run
+    run(main())

@@ -1,0 +1,159 @@
+"""Shared fixtures: a real HTTP upstream on 127.0.0.1 that records every
+request, and an engine factory that tears its connection pool down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from aiohttp import web
+
+from qlgate.engine.engine import Engine
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+    body: bytes
+    started: float
+    ended: float = 0.0
+
+
+@dataclass
+class Reply:
+    status: int = 200
+    body: bytes = b""
+    content_type: str | None = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    encoding: str | None = None
+
+
+class Upstream:
+    """A loopback HTTP server; tests say what each path answers and read back
+    what it received (method, path, query, headers, body, timing)."""
+
+    def __init__(self) -> None:
+        self.requests: list[Recorded] = []
+        self._routes: dict[tuple[str, str], Callable[[web.Request, bytes], Reply] | Reply] = {}
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.base = ""
+        self._runner: web.AppRunner | None = None
+
+    def reply(self, method: str, path: str, *, json_body: Any = None, text: str | None = None,
+              body: bytes | None = None, status: int = 200, content_type: str | None = "application/json",
+              headers: dict[str, str] | None = None, delay: float = 0.0, encoding: str | None = None) -> None:
+        if json_body is not None:
+            payload = json.dumps(json_body).encode()
+        elif text is not None:
+            payload = text.encode("utf-8")
+        else:
+            payload = body or b""
+        self._routes[(method.upper(), path)] = Reply(status, payload, content_type, headers or {}, delay, encoding)
+
+    def handler(self, method: str, path: str, fn: Callable[[web.Request, bytes], Reply]) -> None:
+        self._routes[(method.upper(), path)] = fn
+
+    def echo(self, method: str, path: str, content_type: str = "application/json") -> None:
+        self.handler(method, path, lambda req, body: Reply(body=body, content_type=content_type))
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        loop = asyncio.get_running_loop()
+        body = await request.read()
+        record = Recorded(request.method, request.path, dict(request.query),
+                          {k.lower(): v for k, v in request.headers.items()}, body, loop.time())
+        self.requests.append(record)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            route = self._routes.get((request.method, request.path)) or self._routes.get(("*", request.path))
+            if route is None:
+                return web.Response(status=404, text=f"no route for {request.method} {request.path}")
+            reply = route(request, body) if callable(route) else route
+            if reply.delay:
+                await asyncio.sleep(reply.delay)
+            payload = reply.body
+            headers = dict(reply.headers)
+            if reply.encoding == "gzip":
+                payload = gzip.compress(payload)
+                headers["Content-Encoding"] = "gzip"
+            elif reply.encoding == "deflate":
+                payload = zlib.compress(payload)
+                headers["Content-Encoding"] = "deflate"
+            if reply.content_type:
+                headers["Content-Type"] = reply.content_type
+            return web.Response(status=reply.status, body=payload, headers=headers)
+        finally:
+            self.in_flight -= 1
+            record.ended = loop.time()
+
+    async def start(self) -> "Upstream":
+        app = web.Application()
+        app.router.add_route("*", "/{tail:.*}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = self._runner.addresses[0][1]
+        self.base = f"http://127.0.0.1:{port}"
+        return self
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def paths(self) -> list[str]:
+        return [r.path for r in self.requests]
+
+
+@pytest.fixture
+async def upstream():
+    server = await Upstream().start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def make_engine(tmp_path: Path):
+    """Build engines with tables/routes written into a temp dir; closed afterwards."""
+    engines: list[Engine] = []
+
+    def make(tables: dict[str, str] | None = None, config: dict | None = None,
+             routes: dict[str, str] | None = None) -> Engine:
+        tables_dir, routes_dir = tmp_path / "tables", tmp_path / "routes"
+        for root, entries in ((tables_dir, tables), (routes_dir, routes)):
+            root.mkdir(exist_ok=True)
+            for name, text in (entries or {}).items():
+                path = root / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+        engine = Engine(tables=tables_dir, routes=routes_dir, config=config or {})
+        engines.append(engine)
+        return engine
+
+    yield make
+    for engine in engines:
+        await engine.close()
+
+
+@pytest.fixture
+def engine_for(upstream, make_engine):
+    """An engine whose config has ``base`` = the upstream's URL (``{config.base}``)."""
+    def build(tables: dict[str, str] | None = None, config: dict | None = None, **kw: Any) -> Engine:
+        return make_engine(tables, {"base": upstream.base, **(config or {})}, **kw)
+    return build
+
+
+async def run(engine: Engine, script: str, **kw: Any) -> Any:
+    return (await engine.execute(script, **kw)).value

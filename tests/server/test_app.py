@@ -1,0 +1,95 @@
+"""The gateway through a real server: /q, routes with every binding of
+spec §14.2, metadata endpoints and error statuses."""
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestServer
+
+from qlgate.server.app import build_app
+
+TABLES = {
+    "items.ql": "create table items on select get from '{config.base}/users/{userId}/items?sort={sort}&h={h}' "
+                "using headers 'X-Site' = '{site}' using defaults site = 'US'",
+    "post.ql": "create table post on select post to '{config.base}/echo' "
+               "using bodyTemplate 'post.xml.mu' type 'application/xml'",
+    "post.xml.mu": "<r>{{#params}}<a>{{a}}</a><b>{{b}}</b>{{/params}}</r>",
+}
+ROUTES = {
+    "items.ql": '-- Items of a user.\nr = select * from items where userId = "{user}" and sort = "{order}";\n'
+                'return "{r}" via route "/u/{user}?order={order}&page={^page}" with optional params '
+                "using defaults order = 'asc' using method get using headers 'X-Count' = '{order}'",
+    "post.ql": 'return select * from post via route "/post" using method post',
+}
+
+
+@pytest.fixture
+async def gateway(upstream, engine_for):
+    engine = engine_for(TABLES, routes=ROUTES)
+    server = TestServer(build_app(engine), host="127.0.0.1")
+    await server.start_server()
+    async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
+        yield session
+    await server.close()
+
+
+async def test_ad_hoc_q(gateway):
+    async with gateway.get("/q", params={"s": 'a = {"x": [1, 2]}; return "{a.x}";'}) as resp:
+        assert resp.status == 200 and resp.content_type == "application/json"
+        assert await resp.json() == [1, 2]
+    async with gateway.get("/q") as resp:
+        assert resp.status == 400 and await resp.json() == {"err": "Missing query"}
+    async with gateway.get("/q", params={"s": "select * frm"}) as resp:
+        body = await resp.json()
+        assert resp.status == 400 and body["line"] == 1 and body["type"] == "QlSyntaxError"
+
+
+async def test_route_binds_path_query_defaults_and_headers(upstream, gateway):
+    upstream.reply("GET", "/users/u1/items", json_body={"items": [1]})
+    async with gateway.get("/u/u1", params={"page": "2", "h": "from-query"}, headers={"site": "DE"}) as resp:
+        assert resp.status == 200, await resp.text()
+        assert await resp.json() == {"items": [1]}
+        assert resp.headers["X-Count"] == "asc"
+    sent = upstream.requests[0]
+    assert sent.query == {"sort": "asc", "h": "from-query"} and sent.headers["x-site"] == "DE"
+
+
+async def test_route_selection_errors(gateway):
+    async with gateway.get("/u/u1") as resp:           # required ^page missing
+        assert resp.status == 400 and await resp.json() == {"err": "No matching route"}
+    async with gateway.get("/nowhere") as resp:
+        assert resp.status == 404
+
+
+async def test_json_body_members_feed_the_body_template(upstream, gateway):
+    upstream.echo("POST", "/echo", content_type="application/xml")
+    async with gateway.post("/post", json={"a": "1 < 2", "b": "x"}) as resp:
+        assert await resp.json() == {"r": {"a": "1 < 2", "b": "x"}}
+    assert upstream.requests[0].body == b"<r><a>1 &lt; 2</a><b>x</b></r>"
+    async with gateway.post("/post", data="{bad", headers={"Content-Type": "application/json"}) as resp:
+        assert resp.status == 400 and "not valid" in (await resp.json())["err"]
+
+
+async def test_upstream_failures_map_to_gateway_statuses(upstream, gateway):
+    upstream.reply("GET", "/users/x/items", json_body={}, status=503)
+    async with gateway.get("/u/x", params={"page": "1"}) as resp:
+        body = await resp.json()
+        assert resp.status == 502 and body["upstream_status"] == 503
+
+
+async def test_metadata_endpoints(gateway):
+    async with gateway.get("/tables") as resp:
+        assert [t["name"] for t in await resp.json()] == ["items", "post"]
+    async with gateway.get("/table", params={"name": "items"}) as resp:
+        assert (await resp.json())["routes"] == ["/route?path=%2Fu%2F%7Buser%7D%3Forder%3D%7Border%7D%26page%3D"
+                                                 "%7B%5Epage%7D&method=get"]
+    async with gateway.get("/routes") as resp:
+        assert [r["path"] for r in await resp.json()] == ["/post", "/u/{user}?order={order}&page={^page}"]
+    async with gateway.get("/health") as resp:
+        assert (await resp.json())["status"] == "ok"
+
+
+async def test_diagnostics_on_request(upstream, gateway):
+    upstream.reply("GET", "/users/u1/items", json_body=[])
+    async with gateway.get("/u/u1", params={"page": "1", "diagnostics": "1"}) as resp:
+        body = await resp.json()
+        assert body["result"] == [] and body["diagnostics"]["calls"][0]["status"] == 200
