@@ -79,7 +79,8 @@ class Engine:
                 inline.append(compile_table(create, self.config.data, search,
                                             patch_paths=self.config.settings.patch_paths))
             except QlError as e:
-                raise e.at(create.pos.line, create.text[:200])
+                e.at(create.pos.line, create.text[:200])
+                raise
         compiled = Compiled(plan, tuple(inline))
         self._cache[key] = compiled
         if len(self._cache) > self._cache_size:

@@ -327,10 +327,6 @@ def compile_script(script: ast.Script) -> Plan:
         if any(isinstance(ch, WRITES) and ch.source.name not in assigned for ch in script.ret.choices):
             if last_write[0] is not None:
                 c.write_after[id(script.ret)] = last_write[0]
-        if script.ret.route:
-            names: set[str] = set()
-            for pair in script.ret.route.headers:
-                names |= _operand_names(pair.value)
     c.check_cycles(assigned)
     final = None
     if script.ret is None:

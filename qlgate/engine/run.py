@@ -139,6 +139,9 @@ class Run:
         self._inflight[key] = future
         try:
             response = await self._send_recorded(request, table)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
         except BaseException as e:
             if not future.done():
                 future.set_exception(e)

@@ -229,7 +229,7 @@ async def apply_udf_conditions(run: "Run", udfs: list, rows: list, projected: li
         module = _module(run, call)
         snapshot = list(projected)
 
-        async def one(index: int, row: Any, shaped: Any, call=call, module=module) -> Any:
+        async def one(index: int, row: Any, shaped: Any, call=call, module=module, snapshot=snapshot) -> Any:
             args = [column_value(a, row) if isinstance(a, Path) else _literal(a) for a in call.args]
             return await call_udf(module, call.function, args, row=shaped, rows=snapshot, index=index,
                                   vars=run.vars, config=run.config.data, request=run.request, log=_log(run))

@@ -13,18 +13,18 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import (AuthRejected, FanOutLimit, InvalidParameter, QlError, StatementError,
-                      TransformError, UnsupportedVerb, UpstreamError)
+from ..errors import (AuthRejected, FanOutLimit, InvalidParameter, QlError, TransformError, UnsupportedVerb,
+                      UpstreamError)
 from ..http.client import HttpRequest, HttpResponse
 from ..http.codecs import TransformFailure, decode_text, parse_media_type, transform
 from ..lang.paths import resultset as select_resultset
 from ..lang.templates import Template, interpolate, interpolate_text
-from ..tables.bodies import escaper_for, render_mustache
-from ..tables.model import Mapping, Table
+from ..tables.bodies import render_mustache
+from ..tables.model import Table
 from ..tables.params import ParamView, nest_dotted
 from ..tables.patches import HookContext, MutableURI
 from ..tables.uri_template import expand, token_value
-from ..values import MISSING, is_scalar, to_text
+from ..values import MISSING, to_text
 from . import relational
 from .. import __version__
 
@@ -59,6 +59,9 @@ class TableCall:
         mapping = table.mappings.get(kind)
         if mapping is None:
             raise UnsupportedVerb(f"Table {table.name} does not support {kind}")
+        if table.connector not in (None, "http") or mapping.method == "do":
+            raise UnsupportedVerb(f"Table {table.name} uses the connector '{table.connector or mapping.operation}', "
+                                  "which is not installed; only HTTP tables run")
         self.run, self.table, self.mapping, self.kind = run, table, mapping, kind
         self.statement = statement
         self.params = dict(params)
@@ -180,7 +183,7 @@ class TableCall:
         if request.body is not None:
             data = request.body.encode("utf-8")
             request.headers.setdefault("content-type", request.body_type or "application/octet-stream")
-        outgoing = HttpRequest(mapping.method if mapping.method != "do" else "get", str(request.uri),
+        outgoing = HttpRequest(mapping.method, str(request.uri),
                                request.headers, data, self.timeout_ms, retry=self.kind == "select")
         # identical reads of different statements share one call; a statement that
         # itself asks for the same request n times (a patch's scatter) gets n calls

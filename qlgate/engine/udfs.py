@@ -5,14 +5,13 @@ as ``fname(ctx, *args)``, plain or ``async``.
 from __future__ import annotations
 
 import importlib
-import inspect
 import re
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from ..errors import QlError, UdfError, UdfNotFound
-from ..tables.patches import HookContext, load_module
+from ..tables.patches import HookContext, call_user_code, load_module
 
 
 class UdfModule:
@@ -50,12 +49,5 @@ async def call_udf(module: UdfModule, function: str, args: list[Any], **ctx_attr
     ctx = HookContext(**ctx_attrs)
     if "vars" in ctx_attrs and isinstance(ctx_attrs["vars"], dict):
         ctx.vars = MappingProxyType(ctx_attrs["vars"])
-    try:
-        result = fn(ctx, *args)
-        if inspect.isawaitable(result):
-            result = await result
-        return result
-    except QlError:
-        raise
-    except Exception as e:
-        raise UdfError(f"UDF {module.name}.{function} raised {type(e).__name__}: {e}") from None
+    return await call_user_code(fn, (ctx, *args), lambda e: UdfError(
+        f"UDF {module.name}.{function} raised {type(e).__name__}: {e}"))

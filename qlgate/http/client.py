@@ -12,7 +12,6 @@ import asyncio
 import time
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urljoin
 
 import aiohttp

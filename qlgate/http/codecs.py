@@ -89,6 +89,13 @@ def transform(text: str, essence: str, params: dict[str, str | None]) -> Any:
             return xml_to_json(text)
         if subtype == "json" or subtype.endswith("+json"):
             return _parse_json(text)
+        if essence == "application/x-www-form-urlencoded":
+            from urllib.parse import parse_qsl
+            out: dict[str, Any] = {}
+            for key, value in parse_qsl(text.strip(), keep_blank_values=True):
+                out[key] = [*out[key], value] if isinstance(out.get(key), list) else (
+                    [out[key], value] if key in out else value)
+            return out
         if subtype == "csv":
             return _parse_csv(text, "header" in params and params["header"] not in ("absent",))
         if essence.startswith("text/"):

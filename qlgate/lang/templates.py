@@ -230,14 +230,7 @@ def interpolate(template: Template, lookup: Lookup) -> Any:
     whole = template.whole_token
     if whole is not None:
         return resolve_token(whole, lookup)
-    pieces = []
-    for part in template.parts:
-        if isinstance(part, str):
-            pieces.append(part)
-            continue
-        value = resolve_token(part, lookup)
-        pieces.append(to_text(value) if is_scalar(value) else part.raw)
-    return "".join(pieces)
+    return interpolate_text(template, lookup)
 
 
 def interpolate_text(template: Template, lookup: Lookup, *, unresolved: str | None = None) -> str:

@@ -62,19 +62,24 @@ class Patch:
         return hook in self.hooks
 
     async def call(self, hook: str, ctx: "HookContext", *, table: str) -> Any:
-        fn = self.hooks[hook]
         ctx.hook = hook
-        try:
-            result = fn(ctx)
-            if inspect.isawaitable(result):
-                result = await result
-            return result
-        except QlError:
-            raise
-        except Exception as e:
-            status = getattr(e, "status", None)
-            raise PatchError(f"{hook} of {table} ({self.file}) raised {type(e).__name__}: {e}",
-                             status=status if isinstance(status, int) else 500) from None
+        return await call_user_code(self.hooks[hook], (ctx,), lambda e: PatchError(
+            f"{hook} of {table} ({self.file}) raised {type(e).__name__}: {e}",
+            status=getattr(e, "status", 500) if isinstance(getattr(e, "status", None), int) else 500))
+
+
+async def call_user_code(fn: Any, args: tuple, wrap: Any) -> Any:
+    """Call a user's function, plain or async; its exceptions become ``wrap(e)``
+    (a typed QlError) so a broken patch or UDF never escapes as a traceback."""
+    try:
+        result = fn(*args)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+    except QlError:
+        raise
+    except Exception as e:
+        raise wrap(e) from None
 
 
 class HookContext:

@@ -74,3 +74,21 @@ async def test_a_raising_hook_is_a_typed_error(upstream, engine_for):
                          "b.py": "def patch_uri(ctx):\n    raise ValueError('no')\n"})
     with pytest.raises(PatchError, match="patch_uri of b .*ValueError: no"):
         await run(engine, "select * from b")
+
+
+async def test_auth_modules_can_refuse_a_request(upstream, engine_for):
+    from qlgate.errors import AuthRejected
+    upstream.reply("GET", "/a", json_body={"ok": 1})
+    engine = engine_for({"a.ql": "create table a on select get from '{config.base}/a?u={user}' auth using 'guard.py'",
+                         "guard.py": "async def auth(ctx):\n    return ctx.params.get('user') == 'sam'\n"})
+    assert await run(engine, 'select * from a where user = "sam"') == {"ok": 1}
+    with pytest.raises(AuthRejected) as info:
+        await run(engine, 'select * from a where user = "eve"')
+    assert info.value.status == 401 and len(upstream.requests) == 1
+
+
+async def test_connector_tables_fail_clearly(engine_for):
+    from qlgate.errors import UnsupportedVerb
+    engine = engine_for({"m.ql": "create table m via mongo on select do find at 'db.items'"})
+    with pytest.raises(UnsupportedVerb, match="connector 'mongo'"):
+        await run(engine, "select * from m")

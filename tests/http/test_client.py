@@ -1,7 +1,6 @@
 """The outbound client against a real loopback server: redirects, idle timeouts,
 size caps, content encodings and retries."""
 
-import asyncio
 
 import pytest
 

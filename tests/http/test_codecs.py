@@ -44,3 +44,7 @@ def test_transform_by_media_type():
         transform("x", "application/octet-stream", {})
     with pytest.raises(TransformFailure, match="malformed XML"):
         transform("<a>", "application/xml", {})
+
+
+def test_form_encoded_responses():
+    assert transform("a=1&b=x%20y&a=2", "application/x-www-form-urlencoded", {}) == {"a": ["1", "2"], "b": "x y"}
