@@ -74,6 +74,7 @@ class TableCall:
         self.timeout_ms = timeout_ms or run.settings.timeout_for(table.name)
         self.patch = mapping.patch
         self._occurrences: dict[tuple, int] = {}
+        self._window: asyncio.Semaphore | None = None  # bounds requests in flight, not local work
 
     # ------------------------------------------------------------------ helpers
     def _ctx(self, view: ParamView, **extra: Any) -> HookContext:
@@ -129,13 +130,8 @@ class TableCall:
         if len(requests) == 1:
             uri, binding = requests[0]
             return await self._one(uri, view.fork(binding) if binding else view)
-        window = asyncio.Semaphore(settings.max_nested_requests)
-
-        async def bounded(uri: str, binding: dict[str, Any]) -> Any:
-            async with window:
-                return await self._one(uri, view.fork(binding))
-
-        outcomes = await asyncio.gather(*(bounded(u, b) for u, b in requests), return_exceptions=True)
+        self._window = asyncio.Semaphore(settings.max_nested_requests)
+        outcomes = await asyncio.gather(*(self._one(u, view.fork(b)) for u, b in requests), return_exceptions=True)
         failures = [o for o in outcomes if isinstance(o, BaseException)]
         for failure in failures:
             if not isinstance(failure, (QlError, asyncio.CancelledError)):
@@ -190,8 +186,13 @@ class TableCall:
         key = (outgoing.url, data)
         occurrence = self._occurrences.get(key, 0)
         self._occurrences[key] = occurrence + 1
-        response = await self.run.send(outgoing, coalesce=self.kind == "select", table=self.table.name,
-                                       occurrence=occurrence)
+        if self._window is None:
+            response = await self.run.send(outgoing, coalesce=self.kind == "select", table=self.table.name,
+                                           occurrence=occurrence)
+        else:
+            async with self._window:
+                response = await self.run.send(outgoing, coalesce=self.kind == "select", table=self.table.name,
+                                               occurrence=occurrence)
         return await self._response(response, view)
 
     def _headers(self, view: ParamView) -> dict[str, str]:
