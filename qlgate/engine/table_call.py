@@ -253,19 +253,23 @@ class TableCall:
         essence, mparams = parse_media_type(content_type)
         if text is None:
             text = decode_text(response.body, mparams.get("charset"))
-        override = await self._hook("patch_media_type", view, uri=response.url, status=response.status,
-                                    headers=headers, body=text)
-        if isinstance(override, str) and override:
-            essence, mparams = parse_media_type(override)
+        patch = self.patch
+        if patch is not None and patch.has("patch_media_type"):
+            override = await self._hook("patch_media_type", view, uri=response.url, status=response.status,
+                                        headers=headers, body=text)
+            if isinstance(override, str) and override:
+                essence, mparams = parse_media_type(override)
         failure: TransformFailure | None = None
         try:
             body: Any = transform(text, essence, mparams)
         except TransformFailure as e:
             failure, body = e, text
         status = response.status
-        patched = await self._hook("patch_status", view, uri=response.url, status=status, headers=headers, body=body)
-        if isinstance(patched, int) and not isinstance(patched, bool):
-            status = patched
+        if patch is not None and patch.has("patch_status"):
+            patched = await self._hook("patch_status", view, uri=response.url, status=status, headers=headers,
+                                       body=body)
+            if isinstance(patched, int) and not isinstance(patched, bool):
+                status = patched
         masked_uri = self.run.secrets.mask(response.url)
         if not 200 <= status < 300:
             raise UpstreamError(f"{self.table.name}: upstream answered {status} for "

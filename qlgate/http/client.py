@@ -12,6 +12,7 @@ import asyncio
 import time
 import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import urljoin
 
 import aiohttp
@@ -70,6 +71,13 @@ def _decode_content(body: bytes, encoding: str, limit: int, url: str) -> bytes:
     if len(out) > limit:
         raise UpstreamUnavailable(f"decoded response from {url} exceeds {limit} bytes", uri=url)
     return out + decoder.flush()
+
+
+@lru_cache(maxsize=64)
+def _idle_timeout(ms: int) -> aiohttp.ClientTimeout:
+    """An idle timeout (connect and every read), not a total deadline (§10.6)."""
+    seconds = max(ms, 1) / 1000
+    return aiohttp.ClientTimeout(total=None, sock_connect=seconds, sock_read=seconds, connect=seconds)
 
 
 class HttpClient:
@@ -139,8 +147,7 @@ class HttpClient:
 
     async def _send_once(self, request: HttpRequest, url: str) -> HttpResponse:
         session = self._ensure_session()
-        seconds = max(request.timeout_ms, 1) / 1000
-        timeout = aiohttp.ClientTimeout(total=None, sock_connect=seconds, sock_read=seconds, connect=seconds)
+        timeout = _idle_timeout(request.timeout_ms)
         limit = self.max_response_bytes
         started = time.perf_counter()
         try:

@@ -8,6 +8,7 @@ import codecs
 import csv
 import io
 import json
+from functools import lru_cache
 from typing import Any
 
 from .xml import XmlError, xml_to_json
@@ -41,6 +42,14 @@ def parse_media_type(value: str | None) -> tuple[str, dict[str, str | None]]:
     return essence, params
 
 
+@lru_cache(maxsize=64)
+def _codec(name: str) -> str:
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return "utf-8"
+
+
 def decode_text(body: bytes, charset: str | None) -> str:
     """Decode with the declared charset; ``ucs-2`` is UTF-16, big-endian without a BOM."""
     name = (charset or "utf-8").strip().lower()
@@ -50,11 +59,7 @@ def decode_text(body: bytes, charset: str | None) -> str:
         if body.startswith(codecs.BOM_UTF16_BE):
             return body[2:].decode("utf-16-be", errors="replace")
         return body.decode("utf-16-be", errors="replace")
-    try:
-        codecs.lookup(name)
-    except LookupError:
-        name = "utf-8"
-    text = body.decode(name, errors="replace")
+    text = body.decode(_codec(name), errors="replace")
     return text[1:] if text.startswith("\ufeff") else text
 
 
