@@ -234,6 +234,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(error)
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # a bug: still a JSON error, never a bare traceback
+        import logging
+        logging.getLogger("qlgate").debug("internal error", exc_info=error)
+        return _fail(QlError(f"internal error: {type(error).__name__}: {error}", status=500))
     parser.error(f"unknown command {args.command}")
     return EXIT_USAGE
 

@@ -269,8 +269,8 @@ class _Compiler:
                         graph.setdefault(name, set()).update(self.deps.get(id(choice), ()))
         # a write waits for the previous write: fold that into the variable graph
         for line_id, prev_id in self.write_after.items():
-            line, prev = self.lines[line_id], self.lines[prev_id]
-            if line.target:
+            line, prev = self.lines.get(line_id), self.lines[prev_id]
+            if line is not None and line.target:  # the return (not a line) has no dependants
                 prev_deps = {prev.target} if prev.target else set().union(
                     *(self.deps.get(id(c), set()) for c in prev.choices))
                 graph.setdefault(line.target, set()).update(prev_deps)

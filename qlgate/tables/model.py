@@ -94,6 +94,11 @@ class Mapping:
     definition: ast.MappingDef | None = None
 
     @property
+    def name(self) -> str:
+        """The table's name (``ctx.table.name`` in hooks, spec §11.2)."""
+        return self.table
+
+    @property
     def sends_body(self) -> bool:
         return self.method in BODY_METHODS
 

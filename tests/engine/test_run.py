@@ -103,3 +103,13 @@ async def test_context_variables_are_visible_like_assigned_ones():
     from qlgate.engine.engine import Engine
     async with Engine() as engine:
         assert await run(engine, "select name.last from foo", context={"foo": {"name": {"last": "W"}}}) == ["W"]
+
+
+async def test_a_write_in_the_return_waits_for_the_previous_write(upstream, engine_for):
+    upstream.reply("POST", "/add", json_body={"ok": "add"}, delay=0.05)
+    upstream.reply("DELETE", "/remove", json_body={"ok": "remove"})
+    engine = engine_for({"w.ql": "create table watch on insert post to '{config.base}/add' "
+                                 "on delete delete '{config.base}/remove?id={id}'"})
+    assert await run(engine, 'insert into watch (id) values ("1"); return delete from watch where id = "1"') == {
+        "ok": "remove"}
+    assert upstream.paths() == ["/add", "/remove"]

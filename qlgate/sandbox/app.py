@@ -1,0 +1,197 @@
+"""The eBay emulator as an aiohttp app, at the paths of the real services:
+
+    POST /services/search/FindingService/v1   (and GET with OPERATION-NAME=…)
+    GET  /shopping?callname=…
+    POST /ws/api.dll
+
+plus control endpoints for tests and benchmarks:
+
+    GET    /_sandbox/requests     every request received (method, path, query, headers, body)
+    DELETE /_sandbox/requests     forget them
+    POST   /_sandbox/reset        back to the seed data
+    PUT    /_sandbox/faults       {"<call or *>": {"latency_ms": 50, "fail": "http500"|"ack", "times": 1}}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from .finding import Finding
+from .shopping import Shopping
+from .state import Marketplace
+from .trading import Trading
+
+FINDING_PATH = "/services/search/FindingService/v1"
+SHOPPING_PATH = "/shopping"
+TRADING_PATH = "/ws/api.dll"
+MAX_RECORDED = 10_000
+SANDBOX = web.AppKey("sandbox", "Sandbox")
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]
+    body: str
+    call: str = ""
+
+
+@dataclass
+class Fault:
+    latency_ms: int = 0
+    fail: str | None = None          # "http500" | "ack" | None
+    times: int | None = None         # None: every time
+
+
+@dataclass
+class Sandbox:
+    market: Marketplace = field(default_factory=Marketplace)
+    latency_ms: int = 0
+    requests: list[Recorded] = field(default_factory=list)
+    faults: dict[str, Fault] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.finding = Finding(self.market)
+        self.shopping = Shopping(self.market)
+        self.trading = Trading(self.market)
+
+    async def _fault(self, call: str) -> Fault | None:
+        fault = self.faults.get(call) or self.faults.get("*")
+        delay = self.latency_ms + (fault.latency_ms if fault else 0)
+        if delay:
+            await asyncio.sleep(delay / 1000)
+        if fault is None or fault.fail is None:
+            return None
+        if fault.times is not None:
+            if fault.times <= 0:
+                return None
+            fault.times -= 1
+        return fault
+
+    def _record(self, request: web.Request, body: bytes, call: str) -> None:
+        if len(self.requests) >= MAX_RECORDED:
+            del self.requests[: MAX_RECORDED // 10]
+        self.requests.append(Recorded(request.method, request.path, dict(request.query),
+                                      {k.lower(): v for k, v in request.headers.items()},
+                                      body.decode("utf-8", "replace"), call))
+
+    async def finding_handler(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        operation = headers.get("x-ebay-soa-operation-name") or request.query.get("OPERATION-NAME", "")
+        self._record(request, body, operation)
+        fault = await self._fault(operation)
+        if fault and fault.fail == "http500":
+            return web.Response(status=500, text="injected failure", content_type="text/plain")
+        _, status, ctype, text = self.finding.handle(request.method, headers, request.query, body)
+        if fault and fault.fail == "ack":
+            text = text.replace("<ack>Success</ack>", "<ack>Failure</ack>")
+        return web.Response(status=status, text=text, headers={"Content-Type": ctype})
+
+    async def shopping_handler(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        self._record(request, body, request.query.get("callname", ""))
+        fault = await self._fault(request.query.get("callname", ""))
+        if fault and fault.fail == "http500":
+            return web.Response(status=500, text="injected failure", content_type="text/plain")
+        _, ctype, text = self.shopping.handle(request.query)
+        if fault and fault.fail == "ack":
+            text = text.replace('"Ack": "Success"', '"Ack": "Failure"').replace("<Ack>Success</Ack>", "<Ack>Failure</Ack>")
+        return web.Response(text=text, headers={"Content-Type": ctype})
+
+    async def trading_handler(self, request: web.Request) -> web.Response:
+        body = await request.read()
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        call = headers.get("x-ebay-api-call-name", "")
+        self._record(request, body, call)
+        fault = await self._fault(call)
+        if fault and fault.fail == "http500":
+            return web.Response(status=500, text="injected failure", content_type="text/plain")
+        _, text = self.trading.handle(headers, body)
+        if fault and fault.fail == "ack":
+            text = text.replace("<Ack>Success</Ack>", "<Ack>Failure</Ack>")
+        return web.Response(text=text, headers={"Content-Type": "text/xml;charset=UTF-8"})
+
+    # ---------------------------------------------------------------- control
+    async def list_requests(self, request: web.Request) -> web.Response:
+        return web.json_response([asdict(r) for r in self.requests])
+
+    async def clear_requests(self, request: web.Request) -> web.Response:
+        self.requests.clear()
+        return web.json_response({"cleared": True})
+
+    async def reset(self, request: web.Request) -> web.Response:
+        self.market.reset()
+        self.requests.clear()
+        self.faults.clear()
+        return web.json_response({"reset": True})
+
+    async def set_faults(self, request: web.Request) -> web.Response:
+        try:
+            spec = await request.json()
+            self.faults = {call: Fault(**(value or {})) for call, value in spec.items()}
+        except (ValueError, TypeError) as e:
+            return web.json_response({"error": f"bad fault spec: {e}"}, status=400)
+        return web.json_response({call: asdict(f) for call, f in self.faults.items()})
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=8 * 1024 * 1024)
+        app[SANDBOX] = self
+        app.router.add_route("*", FINDING_PATH, self.finding_handler)
+        app.router.add_get(SHOPPING_PATH, self.shopping_handler)
+        app.router.add_post(TRADING_PATH, self.trading_handler)
+        app.router.add_get("/_sandbox/requests", self.list_requests)
+        app.router.add_delete("/_sandbox/requests", self.clear_requests)
+        app.router.add_post("/_sandbox/reset", self.reset)
+        app.router.add_put("/_sandbox/faults", self.set_faults)
+        return app
+
+
+def emulator_config(base: str) -> dict[str, Any]:
+    """The config that points every eBay table at an emulator at ``base``, with
+    credentials it accepts."""
+    return {"tables": {"ebay": {
+        "finding": {"gateway": f"{base}{FINDING_PATH}", "appname": "TEST-APPNAME"},
+        "shopping": {"gateway": f"{base}{SHOPPING_PATH}", "appid": "TEST-APPID", "version": 765, "siteid": "0"},
+        "trading": {"gateway": f"{base}{TRADING_PATH}", "siteid": "0", "version": "737",
+                    "appname": "TEST-APPNAME", "devname": "TEST-DEVNAME", "certname": "TEST-CERTNAME",
+                    "eBayAuthToken": "TEST-TOKEN"},
+    }}}
+
+
+class RunningSandbox:
+    """An emulator listening on 127.0.0.1 in the current event loop."""
+
+    def __init__(self, sandbox: Sandbox | None = None):
+        self.sandbox = sandbox or Sandbox()
+        self._runner: web.AppRunner | None = None
+        self.base = ""
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> "RunningSandbox":
+        self._runner = web.AppRunner(self.sandbox.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        self.base = f"http://{host}:{self._runner.addresses[0][1]}"
+        return self
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def config(self) -> dict[str, Any]:
+        return emulator_config(self.base)
+
+
+def load_data(path: str | None) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)

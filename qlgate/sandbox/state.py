@@ -1,0 +1,166 @@
+"""The emulator's marketplace: users (by token), listings, watch lists, bids and
+Selling Manager products. One consistent state across every service: an item
+added with AddItem is found by search, returned by GetItem, can be watched,
+bid on and ended.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+SEED = Path(__file__).with_name("seed.json")
+
+# eBay's bid increments by price band (USD)
+INCREMENTS = [(0.99, 0.05), (4.99, 0.25), (24.99, 0.50), (99.99, 1.00), (249.99, 2.50), (499.99, 5.00),
+              (999.99, 10.00), (2499.99, 25.00), (4999.99, 50.00), (float("inf"), 100.00)]
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def stamp(when: datetime | None = None) -> str:
+    when = when or now()
+    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+
+
+def increment(price: float) -> float:
+    return next(step for bound, step in INCREMENTS if price <= bound)
+
+
+@dataclass
+class User:
+    user_id: str
+    token: str | None = None
+    feedback: int = 0
+    folders: dict[str, str] = field(default_factory=dict)
+    watch: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Item:
+    item_id: str
+    title: str
+    category_id: str
+    category_name: str
+    price: float
+    currency: str
+    listing_type: str
+    seller: str
+    start: str
+    end: str
+    quantity: int = 1
+    location: str | None = None
+    country: str | None = "US"
+    postal_code: str | None = None
+    condition_id: int = 1000
+    description: str = ""
+    gallery_url: str | None = None
+    view_url: str | None = None
+    status: str = "Active"
+    bid_count: int = 0
+    high_bidder: str | None = None
+    max_bids: dict[str, float] = field(default_factory=dict)
+    minimum_to_bid: float | None = None
+    quantity_sold: int = 0
+
+    @property
+    def active(self) -> bool:
+        return self.status == "Active"
+
+
+@dataclass
+class Product:
+    product_id: str
+    owner: str
+    details: dict[str, Any]
+
+
+class Marketplace:
+    def __init__(self, data: dict[str, Any] | None = None):
+        self.reset(data)
+
+    def reset(self, data: dict[str, Any] | None = None) -> None:
+        data = copy.deepcopy(data) if data is not None else json.loads(SEED.read_text(encoding="utf-8"))
+        self.applications = set(data.get("applications", []))
+        self.users: dict[str, User] = {}
+        self.tokens: dict[str, str] = {}
+        for u in data.get("users", []):
+            user = User(u["UserID"], u.get("token"), u.get("FeedbackScore", 0), dict(u.get("folders", {})))
+            self.users[user.user_id] = user
+            if user.token:
+                self.tokens[user.token] = user.user_id
+        self.items: dict[str, Item] = {}
+        for i in data.get("items", []):
+            self.add(Item(i["ItemID"], i["Title"], str(i["CategoryID"]), i.get("CategoryName", ""), float(i["Price"]),
+                          i.get("Currency", "USD"), i.get("ListingType", "FixedPrice"), i["Seller"],
+                          i.get("StartTime") or stamp(), i.get("EndTime") or stamp(now() + timedelta(days=7)),
+                          location=i.get("Location"), country=i.get("Country"), postal_code=i.get("PostalCode"),
+                          condition_id=int(i.get("ConditionID") or 1000), gallery_url=i.get("GalleryURL"),
+                          view_url=i.get("ViewItemURL"), description=i.get("Description", "")))
+        self.products: dict[str, Product] = {}
+        self.next_item = 110096039601
+        self.next_product = 5027985010
+
+    # ---------------------------------------------------------------- users
+    def user_for_token(self, token: str | None) -> User | None:
+        user_id = self.tokens.get(token or "")
+        return self.users.get(user_id) if user_id else None
+
+    def user(self, user_id: str) -> User | None:
+        return self.users.get(user_id)
+
+    # ---------------------------------------------------------------- items
+    def add(self, item: Item) -> Item:
+        self.items[item.item_id] = item
+        self.users.setdefault(item.seller, User(item.seller))
+        return item
+
+    def new_item_id(self) -> str:
+        while str(self.next_item) in self.items:
+            self.next_item += 1
+        item_id = str(self.next_item)
+        self.next_item += 1
+        return item_id
+
+    def search(self, *, keywords: str | None = None, category: str | None = None,
+               seller: str | None = None, completed: bool = False) -> list[Item]:
+        # every keyword must occur in the title; case and spaces are ignored ("iphone5")
+        words = [w.lower() for w in (keywords or "").split() if w]
+        found = []
+        for item in self.items.values():
+            if item.active == completed:
+                continue
+            title = item.title.lower().replace(" ", "")
+            if words and not all(w in title for w in words):
+                continue
+            if category and item.category_id != str(category):
+                continue
+            if seller and item.seller != seller:
+                continue
+            found.append(item)
+        return found
+
+    def bid(self, item: Item, bidder: str, max_bid: float) -> None:
+        """A simple English auction: the current price stays at the start price after
+        the first bid; the minimum to bid rises by the band's increment."""
+        item.max_bids[bidder] = max(max_bid, item.max_bids.get(bidder, 0.0))
+        ranked = sorted(item.max_bids.items(), key=lambda kv: -kv[1])
+        item.high_bidder = ranked[0][0]
+        if len(ranked) > 1:
+            item.price = min(ranked[0][1], ranked[1][1] + increment(ranked[1][1]))
+        item.bid_count += 1
+        item.minimum_to_bid = round(item.price + increment(item.price), 2)
+
+    # ---------------------------------------------------------------- Selling Manager
+    def new_product(self, owner: str, details: dict[str, Any]) -> Product:
+        product_id = str(self.next_product)
+        self.next_product += 1
+        product = Product(product_id, owner, {**details, "ProductID": product_id})
+        self.products[product_id] = product
+        return product

@@ -1,0 +1,13 @@
+-- Browse active listings in one or more leaf or meta categories.
+-- eBay Finding findItemsByCategory: POST to the Finding gateway; finding.py builds the request body and maps
+-- limit/offset onto paginationInput (entriesPerPage, pageNumber).
+-- Columns: paginationInput.pageNumber, paginationInput.entriesPerPage, buyerPostalCode,
+--          affiliate.trackingId, affiliate.networkId, affiliate.customId, affiliate.geoTargeting,
+--          sortOrder, categoryId, aspectFilter.aspectName, outputSelector
+create table ebay.finding.findItemsByCategory
+  on select post to "{config.tables.ebay.finding.gateway}"
+     with aliases limit = 'paginationInput.entriesPerPage'
+     using headers 'X-EBAY-SOA-SECURITY-APPNAME' = '{config.tables.ebay.finding.appname}',
+                   'X-EBAY-SOA-OPERATION-NAME' = 'findItemsByCategory'
+     using patch 'finding.py'
+     resultset 'findItemsByCategoryResponse'

@@ -1,0 +1,36 @@
+-- List a new fixed-price item (supports variations and SKUs).
+-- eBay Trading AddFixedPriceItem: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: Item.ApplicationData, Item.AutoPay, Item.CategoryMappingAllowed,
+--          Item.Charity.CharityNumber, Item.Charity.DonationPercent, Item.Charity.CharityID,
+--          Item.Country, Item.Currency, Item.Description, Item.HitCounter,
+--          Item.ListingDetails.LocalListingDistance, Item.ListingDesigner.LayoutID,
+--          Item.ListingDesigner.OptimalPictureSize, Item.ListingDesigner.ThemeID,
+--          Item.ListingDuration, Item.ListingEnhancement, Item.ListingType, Item.Location,
+--          Item.PaymentMethods, Item.PayPalEmailAddress, Item.PrimaryCategory.CategoryID,
+--          Item.ProductListingDetails.IncludeStockPhotoURL,
+--          Item.ProductListingDetails.UseStockPhotoURLAsGallery,
+--          Item.ProductListingDetails.ProductReferenceID,
+--          Item.ProductListingDetails.ReturnSearchResultOnDuplicates,
+--          Item.ProductListingDetails.ISBN, Item.ProductListingDetails.UPC,
+--          Item.ProductListingDetails.EAN, Item.ProductListingDetails.BrandMPN.Brand,
+--          Item.ProductListingDetails.BrandMPN.MPN,
+--          Item.ProductListingDetails.TicketListingDetails.EventTitle,
+--          Item.ProductListingDetails.TicketListingDetails.Venue,
+--          Item.ProductListingDetails.TicketListingDetails.PrintedDate,
+--          Item.ProductListingDetails.TicketListingDetails.PrintedTime,
+--          Item.ProductListingDetails.UseFirstProduct, Item.Quantity, Item.PrivateNotes,
+--          Item.ScheduleTime, Item.SecondaryCategory.CategoryID,
+--          Item.ShippingDetails.CalculatedShippingRate.OriginatingPostalCode,
+--          … (120 more in schema.json)
+create table ebay.trading.AddFixedPriceItem
+  on insert post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'AddFixedPriceItem',
+                   'X-EBAY-API-APP-NAME' = '{config.tables.ebay.trading.appname}',
+                   'X-EBAY-API-DEV-NAME' = '{config.tables.ebay.trading.devname}',
+                   'X-EBAY-API-CERT-NAME' = '{config.tables.ebay.trading.certname}'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'AddFixedPriceItemResponse'

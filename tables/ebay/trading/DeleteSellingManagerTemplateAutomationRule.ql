@@ -1,0 +1,13 @@
+-- Remove an automation rule from a Selling Manager template.
+-- eBay Trading DeleteSellingManagerTemplateAutomationRule: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: SaleTemplateID, DeleteAutomatedListingRule, DeleteAutomatedRelistingRule,
+--          DeleteAutomatedSecondChanceOfferRule
+create table ebay.trading.DeleteSellingManagerTemplateAutomationRule
+  on delete post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'DeleteSellingManagerTemplateAutomationRule'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'DeleteSellingManagerTemplateAutomationRuleResponse'

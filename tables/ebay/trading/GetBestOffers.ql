@@ -1,0 +1,12 @@
+-- Return best offers made on a seller's listings or by a buyer.
+-- eBay Trading GetBestOffers: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: ItemID, BestOfferID, BestOfferStatus, Pagination.EntriesPerPage, Pagination.PageNumber
+create table ebay.trading.GetBestOffers
+  on select post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'GetBestOffers'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'GetBestOffersResponse'

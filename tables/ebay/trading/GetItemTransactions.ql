@@ -1,0 +1,14 @@
+-- Return order line items (transactions) for one listing.
+-- eBay Trading GetItemTransactions: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: ItemID, ModTimeFrom, ModTimeTo, TransactionID, Pagination.EntriesPerPage,
+--          Pagination.PageNumber, IncludeFinalValueFee, IncludeContainingOrder, Platform,
+--          NumberOfDays, IncludeVariations, OrderLineItemID
+create table ebay.trading.GetItemTransactions
+  on select post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'GetItemTransactions'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'GetItemTransactionsResponse'

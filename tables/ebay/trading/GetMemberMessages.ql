@@ -1,0 +1,14 @@
+-- Return Ask-A-Question and other member messages.
+-- eBay Trading GetMemberMessages: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: ItemID, MailMessageType, MessageStatus, DisplayToPublic, StartCreationTime,
+--          EndCreationTime, Pagination.EntriesPerPage, Pagination.PageNumber, MemberMessageID,
+--          SenderID
+create table ebay.trading.GetMemberMessages
+  on select post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'GetMemberMessages'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'GetMemberMessagesResponse'

@@ -1,0 +1,13 @@
+-- Return listings that changed (new, revised, ended) in a time window.
+-- eBay Trading GetSellerEvents: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: UserID, StartTimeFrom, StartTimeTo, EndTimeFrom, EndTimeTo, ModTimeFrom, ModTimeTo,
+--          NewItemFilter, IncludeWatchCount, IncludeVariationSpecifics, HideVariations
+create table ebay.trading.GetSellerEvents
+  on select post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'GetSellerEvents'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'GetSellerEventsResponse'

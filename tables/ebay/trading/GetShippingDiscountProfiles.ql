@@ -1,0 +1,11 @@
+-- Return the seller's shipping discount profiles.
+-- eBay Trading GetShippingDiscountProfiles: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+create table ebay.trading.GetShippingDiscountProfiles
+  on select post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'GetShippingDiscountProfiles'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'GetShippingDiscountProfilesResponse'

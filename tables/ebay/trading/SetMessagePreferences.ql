@@ -1,0 +1,15 @@
+-- Set Ask-A-Question subjects and message preferences.
+-- eBay Trading SetMessagePreferences: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: ASQPreferences.ResetDefaultSubjects, ASQPreferences.Subject
+create table ebay.trading.SetMessagePreferences
+  on insert post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'SetMessagePreferences',
+                   'X-EBAY-API-APP-NAME' = '{config.tables.ebay.trading.appname}',
+                   'X-EBAY-API-DEV-NAME' = '{config.tables.ebay.trading.devname}',
+                   'X-EBAY-API-CERT-NAME' = '{config.tables.ebay.trading.certname}'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'SetMessagePreferencesResponse'

@@ -1,0 +1,20 @@
+-- Add or remove listings from a promotional sale.
+-- eBay Trading SetPromotionalSaleListings: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: PromotionalSaleID, Action, PromotionalSaleItemIDArray.ItemID, StoreCategoryID,
+--          CategoryID, AllFixedPriceItems, AllAuctionItems
+create table ebay.trading.SetPromotionalSaleListings
+  on insert post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'SetPromotionalSaleListings'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'SetPromotionalSaleListingsResponse'
+  on update post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'SetPromotionalSaleListings'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'SetPromotionalSaleListingsResponse'

@@ -1,0 +1,16 @@
+-- Upload a picture (binary or by URL) to eBay Picture Services.
+-- eBay Trading UploadSiteHostedPictures: POST to the Trading gateway; the request body is built from the columns
+-- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Columns: PictureName, PictureSystemVersion, PictureSet, PictureData, PictureUploadPolicy,
+--          ExternalPictureURL, ExtensionInDays
+create table ebay.trading.UploadSiteHostedPictures
+  on insert post to "{config.tables.ebay.trading.gateway}"
+     using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
+                   'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
+                   'X-EBAY-API-CALL-NAME' = 'UploadSiteHostedPictures',
+                   'X-EBAY-API-APP-NAME' = '{config.tables.ebay.trading.appname}',
+                   'X-EBAY-API-DEV-NAME' = '{config.tables.ebay.trading.devname}',
+                   'X-EBAY-API-CERT-NAME' = '{config.tables.ebay.trading.certname}'
+     using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
+     using patch 'trading.py'
+     resultset 'UploadSiteHostedPicturesResponse'

@@ -1,0 +1,21 @@
+"""Shared by every Trading table: the request XML is built from the statement's
+dotted columns in the call's schema order (schema.json beside this file), and
+a response with Ack=Failure becomes a statement error carrying eBay's errors."""
+
+from pathlib import Path
+
+from qlgate.ebay import patches
+
+SERVICE = patches.Service(Path(__file__).with_name("schema.json"))
+
+
+def patch_uri(ctx):
+    return patches.strip_trailing_question_mark(ctx.uri)
+
+
+def patch_body(ctx):
+    return SERVICE.body(ctx)
+
+
+def patch_status(ctx):
+    return patches.check_ack(ctx)
