@@ -77,8 +77,11 @@ async def _run(args: argparse.Namespace) -> int:
     else:
         raise UsageError("give a SCRIPT_FILE or -e 'SCRIPT TEXT'")
     context = dict(parse_var(v) for v in args.var or ())
+    from .config import Config
+    from .sandbox.auto import start_if_wanted
+    config, sandbox = await start_if_wanted(Config.load(_default_config(args.config)))
     engine = Engine(tables=_default_dir(args.tables, "tables"), routes=_default_dir(args.routes, "routes"),
-                    config=_default_config(args.config))
+                    config=config)
     _report_problems(engine.problems)
     try:
         try:
@@ -89,6 +92,8 @@ async def _run(args: argparse.Namespace) -> int:
             return _fail(error)
     finally:
         await engine.close()
+        if sandbox is not None:
+            await sandbox.stop()
     sys.stdout.write(dump_json(result.value) + "\n")
     sys.stdout.flush()
     if args.diagnostics:
@@ -206,6 +211,14 @@ def build_parser() -> argparse.ArgumentParser:
     common(describe)
     describe.add_argument("--json", action="store_true")
 
+    sandbox = sub.add_parser("sandbox", help="run the built-in eBay emulator (Finding, Shopping, Trading)")
+    sandbox.add_argument("--host", default="127.0.0.1")
+    sandbox.add_argument("--port", type=int, default=8642, help="0 picks a free port")
+    sandbox.add_argument("--data", metavar="FILE", help="seed data (users, listings) instead of the built-in set")
+    sandbox.add_argument("--write-config", metavar="FILE",
+                         help="write a config pointing every eBay table at this emulator")
+    sandbox.add_argument("--latency", type=int, default=0, metavar="MS", help="delay every answer by MS")
+
     serve = sub.add_parser("serve", help="run the HTTP gateway")
     common(serve)
     serve.add_argument("--host", default="127.0.0.1")
@@ -227,6 +240,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tables(args)
         if args.command == "describe":
             return _describe(args)
+        if args.command == "sandbox":
+            from .loop import run
+            from .sandbox.cli import run_sandbox
+            return run(run_sandbox(args))
         if args.command == "serve":
             from .server.app import serve
             return serve(args)

@@ -15,7 +15,8 @@ from typing import Any
 from .errors import ConfigError
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-_SECRET_KEY = re.compile(r"token|secret|password|passwd|cert|credential|apikey|api_key|private", re.I)
+_SECRET_KEY = re.compile(r"token|secret|password|passwd|cert|credential|apikey|api_key|private|appname|devname|appid",
+                         re.I)
 MASK = "****"
 
 

@@ -175,6 +175,8 @@ def _render(schema: CallSchema, parent: str, context: Any, base: str, out: list[
                 if inner or attrs:
                     out.append(f"<{field.name}{attrs}>{''.join(inner)}</{field.name}>")
                 break
+            elif isinstance(item, dict) and not _empty(item) and not schema.attributes.get(field.path):
+                out.append(_generic(field.name, item))  # a type the schema does not expand
             elif not _empty(item):
                 attrs = _attributes(schema, field, context, base, item)
                 out.append(f"<{field.name}{attrs}>{_text(item)}</{field.name}>")
@@ -182,6 +184,19 @@ def _render(schema: CallSchema, parent: str, context: Any, base: str, out: list[
                 attrs = _attributes(schema, field, context, base, MISSING)
                 if attrs:
                     out.append(f"<{field.name}{attrs}/>")
+
+
+def _generic(name: str, value: Any) -> str:
+    """Objects under fields the schema leaves unexpanded: members in their own
+    order, ``@name`` as attributes, ``$t`` as text, lists repeated."""
+    if isinstance(value, list):
+        return "".join(_generic(name, v) for v in value if not _empty(v))
+    if not isinstance(value, dict):
+        return f"<{name}>{escape(to_text(value))}</{name}>"
+    attrs = "".join(f" {k[1:]}={quoteattr(to_text(v))}" for k, v in value.items() if k.startswith("@"))
+    inner = "".join(escape(to_text(v)) if k == "$t" else _generic(k, v)
+                    for k, v in value.items() if not k.startswith("@") and not _empty(v))
+    return f"<{name}{attrs}>{inner}</{name}>"
 
 
 def request_xml(schema: CallSchema, params: Any) -> str:

@@ -76,7 +76,8 @@ def _finding_json_value(value: Any) -> Any:
     if isinstance(value, list):
         return [_finding_json_value(v)[0] for v in value]
     if isinstance(value, dict):
-        return [{k: _finding_json_value(v) for k, v in value.items() if v is not None}]
+        return [{k: _text(v) if k.startswith("@") else _finding_json_value(v)
+                 for k, v in value.items() if v is not None}]
     if isinstance(value, Amount):
         return [{"@currencyId": value.currency, "__value__": _text(value.value)}]
     if isinstance(value, Attributed):

@@ -218,13 +218,29 @@ def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
 def serve(args: Any) -> int:
     from ..cli import _default_config, _default_dir
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    engine = Engine(tables=_default_dir(args.tables, "tables"), routes=_default_dir(args.routes, "routes"),
-                    config=_default_config(args.config))
-    for problem in engine.problems:
-        log.warning("%s", problem)
-    app = build_app(engine, enable_q=not args.disable_q)
+    from ..config import Config
     from ..loop import install
+    from ..sandbox.auto import start_if_wanted
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    config = Config.load(_default_config(args.config))
+
+    async def make_app() -> web.Application:
+        effective, sandbox = await start_if_wanted(config)
+        if sandbox is not None:
+            log.info("no eBay credentials configured: eBay tables use the built-in emulator at %s", sandbox.base)
+        engine = Engine(tables=_default_dir(args.tables, "tables"), routes=_default_dir(args.routes, "routes"),
+                        config=effective)
+        for problem in engine.problems:
+            log.warning("%s", problem)
+        app = build_app(engine, enable_q=not args.disable_q)
+        if sandbox is not None:
+            async def stop_sandbox(_: web.Application) -> None:
+                await sandbox.stop()
+            app.on_cleanup.append(stop_sandbox)
+        return app
+
     install()
-    web.run_app(app, host=args.host, port=args.port, print=lambda *a: None, access_log=None)
+    log.info("qlgate %s serving on http://%s:%s", __version__, args.host, args.port)
+    web.run_app(make_app(), host=args.host, port=args.port, print=lambda *a: None, access_log=None)
     return 0
