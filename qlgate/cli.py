@@ -89,6 +89,8 @@ async def _run(args: argparse.Namespace) -> int:
         except QlError as error:
             if args.diagnostics and getattr(error, "diagnostics", None) is not None:
                 print(error.diagnostics.render(), file=sys.stderr)
+            for warning in dict.fromkeys(getattr(error, "warnings", ())):
+                print(f"warning: {warning}", file=sys.stderr)
             return _fail(error)
     finally:
         await engine.close()
@@ -96,6 +98,8 @@ async def _run(args: argparse.Namespace) -> int:
             await sandbox.stop()
     sys.stdout.write(dump_json(result.value) + "\n")
     sys.stdout.flush()
+    for warning in dict.fromkeys(result.warnings):
+        print(f"warning: {warning}", file=sys.stderr)
     if args.diagnostics:
         print(result.diagnostics.render(), file=sys.stderr)
     return 0
@@ -228,6 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import logging
+    logging.basicConfig(level=logging.ERROR, format="qlgate: %(levelname)s: %(message)s")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -107,6 +107,7 @@ class Engine:
         except QlError as error:
             error.message = self.config.secrets.mask(error.message)
             error.diagnostics = run.diagnostics  # type: ignore[attr-defined]
+            error.warnings = [self.config.secrets.mask(w) for w in run.warnings]  # type: ignore[attr-defined]
             raise
         return Result(value, headers, run.diagnostics, run.warnings)
 

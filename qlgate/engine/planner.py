@@ -29,6 +29,7 @@ class Plan:
     returned_refs: tuple[ast.VarRef, ...]
     final_item: Any                             # value of the script without a return
     lines: dict[int, ast.Line] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()              # compile warnings (e.g. a near-miss variable name)
 
 
 def _json_templates(value: Any) -> Iterator[Template]:
@@ -117,6 +118,7 @@ class _Compiler:
         self.lines: dict[int, ast.Line] = {}
         self.udf_calls: list[ast.UdfCall] = []
         self.returned: list[ast.VarRef] = []
+        self.warnings: list[str] = []
 
     # ---- pass 1: who assigns what, and where (branch path for the if/else exception)
     def collect(self, items: tuple, branch: tuple) -> set[str]:
@@ -176,7 +178,9 @@ class _Compiler:
             if isinstance(item, ast.Line):
                 for choice in item.choices:
                     self.check_choice(choice, assigned, item)
-                    self.deps[id(choice)] = frozenset(references(choice) & assigned - {item.target})
+                    refs = references(choice)
+                    self.deps[id(choice)] = frozenset(refs & assigned - {item.target})
+                    self.near_misses(refs - assigned, assigned, item.pos)
                     if item.target and item.target in references(choice) and not isinstance(choice, ast.CreateTable):
                         raise CompileError(f"'{item.target}' refers to itself", line=item.pos.line,
                                            column=item.pos.column)
@@ -205,6 +209,15 @@ class _Compiler:
                     self.analyse(item.final, assigned, last_write, thrown)
                 if thrown is not None:
                     thrown |= inner_thrown
+
+    def near_misses(self, unknown: set[str], assigned: frozenset[str], pos: ast.Pos) -> None:
+        """Not errors (request parameters and config resolve at run time), but a name
+        that differs from an assigned variable only in case is most likely a typo."""
+        by_lower = {a.lower(): a for a in assigned}
+        for name in sorted(unknown):
+            match = by_lower.get(name.lower())
+            if match and match != name:
+                self.warnings.append(f"line {pos.line}: '{name}' is never assigned; did you mean '{match}'?")
 
     def check_choice(self, choice: Any, assigned: frozenset[str], line: ast.Line) -> None:
         if isinstance(choice, ast.Select):
@@ -324,6 +337,7 @@ def compile_script(script: ast.Script) -> Plan:
         for choice in script.ret.choices:
             c.check_choice(choice, assigned, None)  # type: ignore[arg-type]
             c.deps[id(choice)] = frozenset(references(choice) & assigned)
+            c.near_misses(references(choice) - assigned, assigned, script.ret.pos)
         if any(isinstance(ch, WRITES) and ch.source.name not in assigned for ch in script.ret.choices):
             if last_write[0] is not None:
                 c.write_after[id(script.ret)] = last_write[0]
@@ -336,4 +350,4 @@ def compile_script(script: ast.Script) -> Plan:
             final = item
             break
     return Plan(script, assigned, c.requires, tuple(c.inline), c.deps, c.block_vars, c.write_after,
-                frozenset(c.write_lines), tuple(c.returned), final, c.lines)
+                frozenset(c.write_lines), tuple(c.returned), final, c.lines, tuple(c.warnings))

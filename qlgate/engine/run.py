@@ -65,7 +65,7 @@ class Run:
         self.write_done: dict[int, asyncio.Event] = {i: asyncio.Event() for i in plan.write_lines}
         self.values: dict[int, Any] = {}
         self.diagnostics = Diagnostics()
-        self.warnings: list[str] = []
+        self.warnings: list[str] = list(plan.warnings)
         self._inflight: dict[tuple, asyncio.Future] = {}
 
     # ------------------------------------------------------------------ scope

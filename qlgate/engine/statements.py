@@ -54,6 +54,16 @@ async def evaluate(run: "Run", choice: Any, target: str | None) -> Any:
         return MISSING
 
 
+def _table(run: "Run", source: ast.Source):
+    """The table a source names; an unknown name is reported where it is written."""
+    try:
+        return run.tables.get(source.name)
+    except QlError as error:
+        if source.pos is not None:
+            error.line, error.column = source.pos.line, source.pos.column
+        raise
+
+
 # ------------------------------------------------------------------ operands
 
 def operand_value(run: "Run", op: ast.Operand) -> Any:
@@ -141,7 +151,7 @@ async def select(run: "Run", stmt: ast.Select) -> Any:
     source = stmt.sources[0]
     if run.is_variable(source.name):
         return await local_select(run, stmt, run.lookup(source.name))
-    table = run.tables.get(source.name)
+    table = _table(run, source)
     plain, udfs = _udf_parts(stmt)
     has_udf_columns = any(c.udf for c in stmt.columns or ())
     params = await statement_params(run, tuple(plain), source.alias)
@@ -287,7 +297,7 @@ async def join(run: "Run", stmt: ast.Select) -> Any:
             path = relational.strip_alias(cond.lhs, main.alias)
             main_rows = [r for r in main_rows if relational.row_matches(r, path, expected)]
     else:
-        table = run.tables.get(main.name)
+        table = _table(run, main)
         params = await statement_params(run, tuple(main_conds), main.alias)
         main_rows = relational.as_rows(await TableCall(run, table, "select", stmt, params,
                                                        timeout_ms=_timeout(stmt)).execute())
@@ -311,7 +321,7 @@ async def join(run: "Run", stmt: ast.Select) -> Any:
                 matched = [r for r in matched if relational.row_matches(r, jp, relational.expected_values(key))]
             lookups.append(matched)
     else:
-        table = run.tables.get(joiner.name)
+        table = _table(run, joiner)
         base = await statement_params(run, tuple(joiner_conds), joiner.alias)
         if len(main_rows) > run.settings.max_fan_out:
             from ..errors import FanOutLimit
@@ -380,7 +390,7 @@ async def insert(run: "Run", stmt: ast.Insert) -> Any:
         updated = copy.deepcopy(target)
         updated.update(params)
         return updated
-    table = run.tables.get(stmt.source.name)
+    table = _table(run, stmt.source)
     return await TableCall(run, table, "insert", stmt, params, opaque=opaque, timeout_ms=_timeout(stmt)).execute()
 
 
@@ -388,7 +398,7 @@ async def update(run: "Run", stmt: ast.Update) -> Any:
     if run.is_variable(stmt.source.name):
         raise StatementError(f"cannot update variable '{stmt.source.name}'", status=400)
     params = dict(_object(run, interpolate(stmt.with_text, run.lookup), "update … with"))
-    table = run.tables.get(stmt.source.name)
+    table = _table(run, stmt.source)
     return await TableCall(run, table, "update", stmt, params, timeout_ms=_timeout(stmt)).execute()
 
 
@@ -415,7 +425,7 @@ async def delete(run: "Run", stmt: ast.Delete) -> Any:
                         del out[key]
             return out
         return value
-    table = run.tables.get(source.name)
+    table = _table(run, source)
     params = await statement_params(run, stmt.where, source.alias)
     return await TableCall(run, table, "delete", stmt, params, timeout_ms=_timeout(stmt)).execute()
 

@@ -81,7 +81,12 @@ class TableCall:
         st = self.statement
         return HookContext(table=self.mapping, statement=_StatementInfo(st, self.limit, self.offset),
                            params=view, config=self.run.config.data, vars=self.run.readonly_vars(),
-                           request=self.run.request, **extra)
+                           request=self.run.request, log=self._log, **extra)
+
+    def _log(self, level: str, message: str) -> None:
+        """``ctx.log``: warnings and errors join the run's warnings."""
+        if level in ("warn", "warning", "error"):
+            self.run.warn(message)
 
     async def _hook(self, hook: str, view: ParamView, **extra: Any) -> Any:
         if self.patch is None or not self.patch.has(hook):

@@ -85,6 +85,7 @@ class Column:
 class Source:
     name: str
     alias: str | None
+    pos: Pos | None = field(default=None, compare=False)  # where the name is written (unknown-table errors)
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,16 +101,36 @@ def _number(token: LarkToken) -> int | float:
 
 
 def _template(token: LarkToken, text: str | None = None) -> Template:
-    """Parse quoted text's tokens; errors point into the text itself."""
+    """Parse quoted text's tokens; errors point into the text itself. In clause
+    text a brace always belongs to a token (spec §2.8), so a stray '}' is an error."""
     body = _unquote(str(token)) if text is None else text
     try:
-        return parse_template(body)
+        template = parse_template(body)
+        if token.type == "CLAUSE_TEXT":
+            stray = _stray_close(template)
+            if stray is not None:
+                raise TemplateSyntaxError("unmatched '}' in quoted text", stray)
+        return template
     except TemplateSyntaxError as e:
         before = body[:e.offset]
         line = token.line + before.count("\n")
         column = (token.column + 1 + e.offset) if "\n" not in before else len(before) - before.rfind("\n")
-        raise _Error(f"unterminated interpolation token in {str(token)[:60]}", line, column,
-                     body[e.offset:e.offset + 20]) from None
+        what = str(e) if "unmatched" in str(e) else f"unterminated interpolation token {body[e.offset:].split()[0]!r}"
+        raise _Error(what, line, column, body[e.offset:e.offset + 20]) from None
+
+
+def _stray_close(template: Template) -> int | None:
+    """Offset of a '}' outside every token, if any."""
+    offset = 0
+    for part in template.parts:
+        if isinstance(part, str):
+            index = part.find("}")
+            if index >= 0:
+                return offset + index
+            offset += len(part)
+        else:
+            offset += len(part.raw)
+    return None
 
 
 def _path(token: LarkToken) -> ast.Path:
@@ -209,7 +229,8 @@ class _ToAst(Transformer):
 
     def source(self, meta, children):
         alias = _word(children[1], "a source alias") if len(children) > 1 else None
-        return ast.Source(str(children[0]), alias)
+        name = children[0]
+        return ast.Source(str(name), alias, ast.Pos(name.line, name.column))
 
     def where(self, meta, children):
         return _Tagged("where", tuple(children))
