@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
+from ..tables.params import lookup_dotted, walk
 from ..values import MISSING, to_text
 
 
@@ -85,25 +86,12 @@ class _Params:
     def __init__(self, params: Any):
         self.params = params
 
-    def _get(self, name: str) -> Any:
+    def lookup(self, name: str) -> Any:
         getter = getattr(self.params, "lookup", None)
-        if getter is not None:
-            return getter(name)
-        return self.params.get(name, MISSING)
+        return getter(name) if getter is not None else self.params.get(name, MISSING)
 
     def get(self, path: str) -> Any:
-        value = self._get(path)
-        if value is not MISSING:
-            return value
-        parts = path.split(".")
-        for split in range(len(parts) - 1, 0, -1):
-            head = self._get(".".join(parts[:split]))
-            if head is MISSING:
-                continue
-            found = _walk(head, parts[split:])
-            if found is not MISSING:
-                return found
-        return MISSING
+        return lookup_dotted(self, path)
 
 
 class _Object:
@@ -113,17 +101,7 @@ class _Object:
         self.value = value
 
     def get(self, path: str) -> Any:
-        return _walk(self.value, path.split("."))
-
-
-def _walk(value: Any, parts: Iterable[str]) -> Any:
-    for part in parts:
-        if isinstance(value, list):
-            value = value[0] if value else MISSING
-        if not isinstance(value, dict) or part not in value:
-            return MISSING
-        value = value[part]
-    return value
+        return walk(self.value, path.split("."))
 
 
 def _empty(value: Any) -> bool:

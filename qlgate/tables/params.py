@@ -144,25 +144,28 @@ def nest_dotted(params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def lookup_dotted(view: ParamView, name: str) -> Any:
-    """URI-token lookup (§6.1): the flat name first, then a nested walk in which
-    intermediate arrays contribute their first element."""
+def walk(value: Any, parts: Any) -> Any:
+    """Member steps through nested objects; arrays on the way give their first element."""
+    for part in parts:
+        if isinstance(value, list):
+            value = value[0] if value else MISSING
+        if not isinstance(value, dict) or part not in value:
+            return MISSING
+        value = value[part]
+    return value
+
+
+def lookup_dotted(view: Any, name: str) -> Any:
+    """URI-token lookup (§6.1): the flat name first, then a nested walk from the
+    longest flat prefix that has a value. ``view`` is anything with ``lookup``."""
     value = view.lookup(name)
     if value is not MISSING or "." not in name:
         return value
     parts = name.split(".")
     for split in range(len(parts) - 1, 0, -1):
         head = view.lookup(".".join(parts[:split]))
-        if head is MISSING:
-            continue
-        node = head
-        for part in parts[split:]:
-            if isinstance(node, list):
-                node = node[0] if node else MISSING
-            if not isinstance(node, dict) or part not in node:
-                node = MISSING
-                break
-            node = node[part]
-        if node is not MISSING:
-            return node
+        if head is not MISSING:
+            found = walk(head, parts[split:])
+            if found is not MISSING:
+                return found
     return MISSING
