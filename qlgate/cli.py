@@ -35,6 +35,13 @@ def _default_config(given: str | None) -> str | None:
     return "config/dev.json" if Path("config/dev.json").is_file() else None
 
 
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def parse_var(text: str) -> tuple[str, Any]:
     """``NAME=VALUE``: VALUE is JSON when it parses, else a string."""
     name, sep, value = text.partition("=")
@@ -228,6 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=3000)
     serve.add_argument("--disable-q", action="store_true", help="do not serve ad-hoc /q scripts")
+    serve.add_argument("--workers", type=int, default=1, metavar="N", help="serve from N processes on one port")
     return parser
 
 

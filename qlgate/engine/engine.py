@@ -14,7 +14,7 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..config import Config
 from ..errors import QlError
@@ -98,10 +98,12 @@ class Engine:
 
     async def run_compiled(self, compiled: Compiled, *, context: dict[str, Any] | None = None,
                            request: RequestInfo | None = None, base_dir: Path | None = None,
-                           request_id: str | None = None) -> Result:
+                           request_id: str | None = None,
+                           upstream_check: Callable[[str], None] | None = None) -> Result:
+        """Run a compiled script; ``upstream_check`` may refuse URLs (gateway policy)."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(self, compiled.plan, tables, context=context, request=request, base_dir=base_dir,
-                  request_id=request_id or None)
+                  request_id=request_id or None, upstream_check=upstream_check)
         try:
             value, headers = await run.execute()
         except QlError as error:

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import CompileError, QlError, StatementError
 from ..http.client import HttpRequest, HttpResponse
@@ -48,7 +48,8 @@ class RequestInfo:
 class Run:
     def __init__(self, engine: "Engine", plan: "Plan", tables: TableRegistry, *,
                  context: dict[str, Any] | None = None, request: RequestInfo | None = None,
-                 base_dir: Path | None = None, request_id: str | None = None):
+                 base_dir: Path | None = None, request_id: str | None = None,
+                 upstream_check: Callable[[str], None] | None = None):
         self.engine = engine
         self.plan = plan
         self.tables = tables
@@ -57,6 +58,7 @@ class Run:
         self.secrets = engine.config.secrets
         self.request = request
         self.request_id = request_id
+        self.upstream_check = upstream_check
         self.base_dir = base_dir or Path.cwd()
         self.context = dict(context or {})
         self.vars: dict[str, Any] = {k: v for k, v in self.context.items() if v is not MISSING}
@@ -151,6 +153,8 @@ class Run:
         return response
 
     async def _send_recorded(self, request: HttpRequest, table: str) -> HttpResponse:
+        if self.upstream_check is not None:
+            request.check_url = self.upstream_check
         started = time.perf_counter()
         record = CallRecord(table=table, method=request.method.upper(), url=self.secrets.mask(request.url),
                             start=started - self.diagnostics.started)

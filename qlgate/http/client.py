@@ -12,6 +12,7 @@ import asyncio
 import time
 import zlib
 from dataclasses import dataclass, field
+from typing import Callable
 from functools import lru_cache
 from urllib.parse import urljoin
 
@@ -31,6 +32,7 @@ class HttpRequest:
     body: bytes | None = None
     timeout_ms: int = 10_000
     retry: bool = False
+    check_url: Callable[[str], None] | None = None  # raises for URLs this request may not reach (every hop)
 
 
 @dataclass(slots=True)
@@ -127,6 +129,8 @@ class HttpClient:
         hops: list[str] = []
         follow = request.method.upper() in ("GET", "HEAD")
         while True:
+            if request.check_url is not None:
+                request.check_url(url)
             response = await self._send_once(request, url)
             if follow and response.status in REDIRECT_STATUSES:
                 location = response.headers.get("location")

@@ -5,8 +5,11 @@ compiled at start-up; ``/q`` scripts on first use (cached by text).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -21,6 +24,7 @@ from ..engine.introspect import describe_route, describe_table, route_summary, t
 from ..engine.run import RequestInfo
 from ..routes import Route, path_exists, select_route
 from ..values import MISSING, dump_json
+from .policy import GatewayPolicy
 
 log = logging.getLogger("qlgate.server")
 
@@ -30,6 +34,10 @@ RESERVED_QUERY = {"callback", "events", "format", "s", "diagnostics"}
 ENGINE = web.AppKey("engine", Engine)
 ROUTES = web.AppKey("routes", list)
 OPTIONS = web.AppKey("options", dict)
+POLICY = web.AppKey("policy", GatewayPolicy)
+REQUEST_ID = web.RequestKey("request_id", str)
+UPSTREAM_CALLS = web.RequestKey("upstream_calls", int)
+access_log = logging.getLogger("qlgate.access")
 
 
 def _json(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -93,15 +101,22 @@ def _wants_diagnostics(request: web.Request) -> bool:
 
 
 async def _execute(request: web.Request, compiled: Compiled, context: dict[str, Any], info: RequestInfo,
-                   base_dir: Path | None) -> web.Response:
+                   base_dir: Path | None, *, adhoc: bool = False) -> web.Response:
     engine = request.app[ENGINE]
-    request_id = request.headers.get("request-id") or new_request_id()
+    policy = request.app[POLICY]
+    request_id = request[REQUEST_ID]
     diagnostics = _wants_diagnostics(request)
+    check = policy.allowed_hosts.check if adhoc and policy.allowed_hosts is not None else None
     try:
-        result = await engine.run_compiled(compiled, context=context, request=info, base_dir=base_dir,
-                                           request_id=request_id)
+        async with asyncio.timeout(policy.request_timeout_ms / 1000):
+            result = await engine.run_compiled(compiled, context=context, request=info, base_dir=base_dir,
+                                               request_id=request_id, upstream_check=check)
     except QlError as error:
         return error_response(error, engine, diagnostics)
+    except TimeoutError:
+        return _json({"err": f"the request took longer than {policy.request_timeout_ms} ms "
+                             "(gateway.requestTimeoutMs)"}, status=504)
+    request[UPSTREAM_CALLS] = len(result.diagnostics.calls)
     value = result.value
     if diagnostics:
         value = {"result": None if value is MISSING else value, "diagnostics": result.diagnostics.to_dict()}
@@ -111,16 +126,22 @@ async def _execute(request: web.Request, compiled: Compiled, context: dict[str, 
 
 async def handle_q(request: web.Request) -> web.Response:
     engine = request.app[ENGINE]
+    policy = request.app[POLICY]
     script = request.query.get("s")
     if script is None and request.method != "GET" and request.body_exists:
         script = (await request.read()).decode(request.charset or "utf-8", errors="replace")
     if not script:
         return _json({"err": "Missing query"}, status=400)
+    if len(script) > policy.max_script_length:
+        return _json({"err": f"script is {len(script)} characters; the limit is {policy.max_script_length} "
+                             "(gateway.maxScriptLength)"}, status=400)
     try:
         compiled = engine.compile(script)
     except QlError as error:
         return error_response(error, engine)
-    return await _execute(request, compiled, {}, request_info(request), None)
+    if compiled.inline and not policy.inline_tables:
+        return _json({"err": "create table is disabled in ad-hoc scripts (gateway.adhoc.inlineTables)"}, status=400)
+    return await _execute(request, compiled, {}, request_info(request), None, adhoc=True)
 
 
 async def handle_route(request: web.Request) -> web.Response:
@@ -128,6 +149,10 @@ async def handle_route(request: web.Request) -> web.Response:
     routes: list[Route] = request.app[ROUTES]
     path = request.path
     query = _multi(list(request.query.items()))
+    builtin = request.app[OPTIONS]["builtin"].get(path)
+    if builtin is not None:
+        return _json({"err": f"{request.method} is not allowed on {path}; use {builtin}"}, status=405,
+                     headers={"Allow": builtin})
     picked = select_route(routes, request.method, path, query)
     if picked is None:
         if path_exists(routes, path):
@@ -183,11 +208,39 @@ async def handle_route_info(request: web.Request) -> web.Response:
 
 async def handle_health(request: web.Request) -> web.Response:
     engine = request.app[ENGINE]
-    return _json({"status": "ok", "tables": len(engine.tables), "routes": len(request.app[ROUTES])})
+    return _json({"status": "ok", "tables": len(engine.tables), "routes": len(request.app[ROUTES]),
+                  "pid": os.getpid()})
+
+
+@web.middleware
+async def errors_and_access_log(request: web.Request, handler: Any) -> web.StreamResponse:
+    """One JSON error shape for everything (413, 405, bugs), a request id on every
+    response, and one structured access-log line per request."""
+    request[REQUEST_ID] = request.headers.get("request-id") or new_request_id()
+    started = time.perf_counter()
+    try:
+        response = await handler(request)
+    except web.HTTPException as http_error:
+        if http_error.status < 400:
+            raise
+        message = {413: f"request body is over the {request.app[POLICY].max_body_bytes}-byte limit "
+                        "(gateway.maxBodyBytes)"}.get(http_error.status, http_error.reason)
+        response = _json({"err": message}, status=http_error.status)
+    except Exception as error:  # a bug: logged, answered as JSON, the server keeps serving
+        log.exception("internal error on %s %s", request.method, request.path)
+        response = _json({"err": f"internal error: {type(error).__name__}"}, status=500)
+    response.headers.setdefault("request-id", request[REQUEST_ID])
+    access_log.info(json.dumps({"method": request.method, "path": request.path, "status": response.status,
+                                "ms": round((time.perf_counter() - started) * 1000, 2),
+                                "request_id": request[REQUEST_ID], "remote": request.remote,
+                                "upstream_calls": request.get(UPSTREAM_CALLS, 0)}))
+    return response
 
 
 def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
-    app = web.Application(client_max_size=4 * 1024 * 1024)
+    policy = GatewayPolicy.from_config(engine.config.data, engine.tables.tables(), disable_q=not enable_q)
+    app = web.Application(client_max_size=policy.max_body_bytes, middlewares=[errors_and_access_log])
+    app[POLICY] = policy
     app[ENGINE] = engine
     app[ROUTES] = engine.routes
     compiled = {}
@@ -197,8 +250,9 @@ def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
         except QlError as error:
             log.error("%s: %s", route.file, error)
     app[ROUTES] = [r for r in engine.routes if id(r) in compiled]
-    app[OPTIONS] = {"compiled": compiled}
-    if enable_q:
+    app[OPTIONS] = {"compiled": compiled,
+                    "builtin": {p: "GET" for p in ("/tables", "/table", "/routes", "/api", "/route", "/health")}}
+    if policy.adhoc_enabled:
         app.router.add_route("*", "/q", handle_q)
     app.router.add_get("/tables", handle_tables)
     app.router.add_get("/table", handle_table)
@@ -215,15 +269,11 @@ def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
     return app
 
 
-def serve(args: Any) -> int:
-    from ..cli import _default_config, _default_dir
-
-    from ..config import Config
+def _run_worker(args: Any, config: Any, reuse_port: bool) -> None:
+    """One gateway process: engine, app and the HTTP server; SIGTERM drains in-flight requests."""
+    from ..cli import _default_dir
     from ..loop import install
     from ..sandbox.auto import start_if_wanted
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    config = Config.load(_default_config(args.config))
 
     async def make_app() -> web.Application:
         effective, sandbox = await start_if_wanted(config)
@@ -241,6 +291,65 @@ def serve(args: Any) -> int:
         return app
 
     install()
-    log.info("qlgate %s serving on http://%s:%s", __version__, args.host, args.port)
-    web.run_app(make_app(), host=args.host, port=args.port, print=lambda *a: None, access_log=None)
+    web.run_app(make_app(), host=args.host, port=args.port, print=lambda *a: None, access_log=None,
+                reuse_port=reuse_port, shutdown_timeout=30)
+
+
+def serve(args: Any) -> int:
+    """``qlgate serve``; with ``--workers N`` N processes share the port (SO_REUSEPORT)."""
+    import multiprocessing
+    import signal
+
+    from ..cli import _default_config
+    from ..config import Config
+    from ..sandbox.auto import wants_emulator
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    config = Config.load(_default_config(args.config))
+    workers = max(1, int(getattr(args, "workers", 1) or 1))
+    log.info("qlgate %s serving on http://%s:%s with %d worker(s)", __version__, args.host, args.port, workers)
+    if workers == 1:
+        _run_worker(args, config, reuse_port=False)
+        return 0
+    emulator = None
+    if wants_emulator(config):
+        # one emulator for every worker, so they all see the same marketplace
+        from ..sandbox.app import emulator_config
+        from ..sandbox.auto import _merge
+        from ..cli import _free_port
+        port = _free_port()
+        config = Config.from_dict(_merge(config.data, emulator_config(f"http://127.0.0.1:{port}")), env={})
+        emulator = multiprocessing.get_context("fork").Process(
+            target=_run_emulator, args=(port,), name="qlgate-emulator", daemon=True)
+        emulator.start()
+    context = multiprocessing.get_context("fork")
+    procs = [context.Process(target=_run_worker, args=(args, config, True), name=f"qlgate-worker-{i}")
+             for i in range(workers)]
+    for proc in procs:
+        proc.start()
+
+    def forward(signum: int, _frame: Any) -> None:
+        for proc in procs:
+            if proc.is_alive():
+                os.kill(proc.pid, signal.SIGTERM)
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    for proc in procs:
+        proc.join()
+    if emulator is not None:
+        emulator.terminate()
+        emulator.join(5)
     return 0
+
+
+def _run_emulator(port: int) -> None:
+    from ..loop import run
+    from ..sandbox.app import RunningSandbox
+
+    async def main() -> None:
+        running = await RunningSandbox().start(port=port)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await running.stop()
+    run(main())
