@@ -9,6 +9,7 @@ import asyncio
 import json
 import logging
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -230,11 +231,60 @@ async def errors_and_access_log(request: web.Request, handler: Any) -> web.Strea
         log.exception("internal error on %s %s", request.method, request.path)
         response = _json({"err": f"internal error: {type(error).__name__}"}, status=500)
     response.headers.setdefault("request-id", request[REQUEST_ID])
+    if isinstance(response, web.Response):
+        _jsonp(request, response)
+        _compress(request, response)
     access_log.info(json.dumps({"method": request.method, "path": request.path, "status": response.status,
                                 "ms": round((time.perf_counter() - started) * 1000, 2),
                                 "request_id": request[REQUEST_ID], "remote": request.remote,
                                 "upstream_calls": request.get(UPSTREAM_CALLS, 0)}))
     return response
+
+
+_CALLBACK = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\Z")
+
+
+def _jsonp(request: web.Request, response: web.Response) -> None:
+    """§14.4: ``?callback=fn`` wraps the JSON (errors too) as ``fn(<json>)``."""
+    callback = request.query.get("callback")
+    if callback and _CALLBACK.match(callback) and response.content_type == "application/json" and response.body:
+        response.body = callback.encode() + b"(" + bytes(response.body) + b")"
+        response.content_type = "application/javascript"
+
+
+def _compress(request: web.Request, response: web.Response) -> None:
+    """§14.4: gzip or deflate by Accept-Encoding (q values honoured, ``*`` = gzip)."""
+    response.headers["Vary"] = "Accept-Encoding"
+    body = response.body
+    if not body or len(body) < 1024:
+        return
+    weights: dict[str, float] = {}
+    for item in request.headers.get("Accept-Encoding", "").split(","):
+        name, _, params = item.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        if name:
+            weights[name.strip().lower()] = q
+    if weights.get("*", 0) > 0:
+        weights.setdefault("gzip", weights["*"])
+    choices = sorted(((q, name) for name, q in weights.items() if name in ("gzip", "deflate") and q > 0),
+                     key=lambda c: (-c[0], c[1] != "gzip"))
+    if choices:
+        response.enable_compression(web.ContentCoding.gzip if choices[0][1] == "gzip" else web.ContentCoding.deflate)
+
+
+async def handle_route_page(request: web.Request) -> web.Response:
+    """``/routes/<method>/<path>``: the describe page of one route."""
+    method, path = request.match_info["method"].lower(), "/" + request.match_info["path"]
+    routes = request.app[ROUTES]
+    for route in routes:
+        if route.path == path and route.method == method:
+            return _json(describe_route(route, routes))
+    return _json({"err": f"No such route {method} {path}"}, status=404)
 
 
 def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
@@ -260,6 +310,7 @@ def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
     app.router.add_get("/routes", handle_routes)
     app.router.add_get("/api", handle_routes)
     app.router.add_get("/route", handle_route_info)
+    app.router.add_get("/routes/{method}/{path:.*}", handle_route_page)
     app.router.add_get("/health", handle_health)
     app.router.add_route("*", "/{tail:.*}", handle_route)
 

@@ -93,3 +93,18 @@ async def test_diagnostics_on_request(upstream, gateway):
     async with gateway.get("/u/u1", params={"page": "1", "diagnostics": "1"}) as resp:
         body = await resp.json()
         assert body["result"] == [] and body["diagnostics"]["calls"][0]["status"] == 200
+
+
+async def test_jsonp_compression_and_route_pages(gateway):
+    async with gateway.get("/q", params={"s": "return [1]", "callback": "cb.done"}) as resp:
+        assert resp.content_type == "application/javascript" and await resp.text() == "cb.done([1])"
+    async with gateway.get("/q", params={"s": "select", "callback": "cb"}) as resp:
+        assert resp.status == 400 and (await resp.text()).startswith('cb({"err":')
+    big = 'return "' + "x" * 4000 + '"'
+    async with gateway.get("/q", params={"s": big}, headers={"Accept-Encoding": "deflate;q=0.5, gzip;q=0.9"},
+                           auto_decompress=False) as resp:
+        assert resp.headers["Content-Encoding"] == "gzip" and resp.headers["Vary"] == "Accept-Encoding"
+    async with gateway.get("/q", params={"s": big}, headers={"Accept-Encoding": "identity"}) as resp:
+        assert "Content-Encoding" not in resp.headers
+    async with gateway.get("/routes/get/u/{user}") as resp:
+        assert (await resp.json())["method"] == "get"
