@@ -2,8 +2,9 @@
 the figures measure the engine rather than the upstream's HTTP framework: a
 bare asyncio protocol speaking keep-alive HTTP/1.1.
 
-``GET /fast`` answers at once; ``GET /slow?ms=N`` after N milliseconds (a
-timer, not a sleeping task). Prints its port on stdout.
+``GET /fast`` answers at once, ``/search`` with ~6 KB of JSON (ten listings),
+``/details`` with one small object; ``?ms=N`` delays any answer by N milliseconds
+(a timer, not a sleeping task; ``/slow`` defaults to 20). Prints its port on stdout.
 
     python bench/upstream.py
 """
@@ -15,9 +16,19 @@ import json
 import re
 import sys
 
+def _response(body: bytes) -> bytes:
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+            + str(len(body)).encode() + b"\r\nConnection: keep-alive\r\n\r\n" + body)
+
+
 BODY = json.dumps({"items": [{"id": str(i), "title": f"item {i}", "price": i * 1.5} for i in range(20)]}).encode()
-RESPONSE = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
-            + str(len(BODY)).encode() + b"\r\nConnection: keep-alive\r\n\r\n" + BODY)
+RESPONSE = _response(BODY)
+# /search: ten listings, about 6 KB of JSON; /details: one small object
+SEARCH = _response(json.dumps({"items": [
+    {"id": str(1000 + i), "title": f"Listing number {i} with a reasonably long title for realism",
+     "price": {"value": 10 + i * 1.25, "currency": "USD"}, "seller": {"name": f"seller{i}", "score": 100 + i},
+     "location": "San Jose, CA, USA", "description": "lorem ipsum dolor sit amet " * 12} for i in range(10)]}).encode())
+DETAILS = _response(json.dumps({"item": {"id": "1000", "title": "Listing details", "stock": 3}}).encode())
 NOT_FOUND = b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
 _MS = re.compile(rb"[?&]ms=(\d+)")
 
@@ -33,17 +44,18 @@ class Upstream(asyncio.Protocol):
         while b"\r\n\r\n" in self.buffer:
             head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
             target = head.split(b" ", 2)[1] if head.count(b" ") >= 2 else b"/"
-            if target.startswith(b"/fast"):
-                self.transport.write(RESPONSE)
-            elif target.startswith(b"/slow"):
-                m = _MS.search(target)
-                self.loop.call_later(int(m.group(1)) / 1000 if m else 0.02, self._reply)
+            body = (RESPONSE if target.startswith((b"/fast", b"/slow")) else SEARCH if target.startswith(b"/search")
+                    else DETAILS if target.startswith(b"/details") else NOT_FOUND)
+            m = _MS.search(target)
+            delay = int(m.group(1)) / 1000 if m else (0.02 if target.startswith(b"/slow") else 0)
+            if delay:
+                self.loop.call_later(delay, self._reply, body)
             else:
-                self.transport.write(NOT_FOUND)
+                self.transport.write(body)
 
-    def _reply(self) -> None:
+    def _reply(self, body: bytes) -> None:
         if not self.transport.is_closing():
-            self.transport.write(RESPONSE)
+            self.transport.write(body)
 
 
 async def main() -> None:

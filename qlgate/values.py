@@ -155,7 +155,23 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a JSON value")
 
 
+class _HasMissing(Exception):
+    pass
+
+
+def _refuse_missing(value: Any) -> Any:
+    if value is MISSING:
+        raise _HasMissing
+    return _json_default(value)
+
+
 def dump_json(value: Any, *, indent: int | None = None) -> str:
-    """Serialise a script value; missing members are omitted first."""
-    return json.dumps(strip_missing(value), ensure_ascii=False, indent=indent,
-                      separators=None if indent else (",", ":"), default=_json_default)
+    """Serialise a script value; missing members are omitted, missing elements are null.
+    Most values (parsed upstream bodies) hold no missing marker: they are written
+    directly, and only a value that does gets the slower stripping walk."""
+    separators = None if indent else (",", ":")
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=indent, separators=separators, default=_refuse_missing)
+    except _HasMissing:
+        return json.dumps(strip_missing(value), ensure_ascii=False, indent=indent, separators=separators,
+                          default=_json_default)

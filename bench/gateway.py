@@ -1,0 +1,112 @@
+"""Gateway benchmark (issue 4): req/s and p50/p99 through ``qlgate serve`` against
+a loopback upstream, beside two floors measured in the same run — the upstream
+hit directly and a minimal aiohttp one-hop proxy.
+
+    python bench/gateway.py [--workers 2] [--seconds 5] [--delay-ms 0]
+
+(a) /q: select * from T where q = "x"        (~6 KB of JSON)
+(b) /q: a 3-field projection of it
+(c) /q: select … from details where id in (select id from finditems …)   (10 ids)
+(d) a named route running (c)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TABLES = """
+create table finditems on select get from "{config.base}/search?q={q}&ms={config.delay}" resultset 'items'
+create table details on select get from "{config.base}/details?id={id}&ms={config.delay}" resultset 'item'
+"""
+NESTED = 'select id, title from details where id in (select id from finditems where q = "x")'
+ROUTE = f"return {NESTED} via route '/bench/details' using method get;"
+SCRIPTS = {
+    "(a) select *": 'select * from finditems where q = "x"',
+    "(b) 3 fields": 'select id, title, price.value from finditems where q = "x"',
+    "(c) in-select, 10 ids": NESTED,
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait(url: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"{url} did not come up")
+
+
+def load(url: str, concurrency: int, seconds: float) -> dict:
+    out = subprocess.run([sys.executable, str(HERE / "loadgen.py"), url, "--concurrency", str(concurrency),
+                          "--seconds", str(seconds)], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--delay-ms", type=int, default=0)
+    args = parser.parse_args()
+    print(f"command: python bench/gateway.py --workers {args.workers} --seconds {args.seconds} "
+          f"--delay-ms {args.delay_ms}")
+    procs = []
+    try:
+        upstream = subprocess.Popen([sys.executable, str(HERE / "upstream.py")], stdout=subprocess.PIPE, text=True)
+        procs.append(upstream)
+        base = f"http://127.0.0.1:{int(upstream.stdout.readline())}"
+        work = Path(tempfile.mkdtemp(prefix="qlgate-bench-"))
+        (work / "tables").mkdir()
+        (work / "routes").mkdir()
+        (work / "tables" / "bench.ql").write_text(TABLES)
+        (work / "routes" / "details.ql").write_text(ROUTE)
+        (work / "config.json").write_text(json.dumps({"base": base, "delay": args.delay_ms}))
+        gw_port, proxy_port = free_port(), free_port()
+        procs.append(subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--tables", str(work / "tables"),
+                                       "--routes", str(work / "routes"), "--config", str(work / "config.json"),
+                                       "--port", str(gw_port), "--workers", str(args.workers)],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        procs.append(subprocess.Popen([sys.executable, str(HERE / "proxy.py"), str(proxy_port),
+                                       f"{base}/search?q=x&ms={args.delay_ms}"]))
+        gateway = f"http://127.0.0.1:{gw_port}"
+        wait(f"{gateway}/health")
+        wait(f"http://127.0.0.1:{proxy_port}/")
+        targets = {"floor: upstream direct": f"{base}/search?q=x&ms={args.delay_ms}",
+                   "floor: one-hop aiohttp proxy": f"http://127.0.0.1:{proxy_port}/"}
+        for name, script in SCRIPTS.items():
+            targets[name] = f"{gateway}/q?" + urllib.parse.urlencode({"s": script})
+        targets["(d) route running (c)"] = f"{gateway}/bench/details"
+        for concurrency in (50, 100):
+            print(f"\nconcurrency {concurrency}, upstream delay {args.delay_ms} ms, {args.workers} worker(s):")
+            for name, url in targets.items():
+                load(url, concurrency, 1)  # warm up
+                r = load(url, concurrency, args.seconds)
+                print(f"  {name:32} {r['rps']:>7} req/s   p50 {r['p50_ms']:7.2f} ms   p99 {r['p99_ms']:7.2f} ms"
+                      + (f"   ERRORS {r['errors']}" if r["errors"] else ""))
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(10)
+
+
+if __name__ == "__main__":
+    main()
