@@ -25,6 +25,7 @@ from ..engine.introspect import describe_route, describe_table, route_summary, t
 from ..engine.run import RequestInfo
 from ..routes import Route, path_exists, select_route
 from ..values import MISSING, dump_json
+from . import pages
 from .policy import GatewayPolicy
 
 log = logging.getLogger("qlgate.server")
@@ -232,6 +233,7 @@ async def errors_and_access_log(request: web.Request, handler: Any) -> web.Strea
         response = _json({"err": f"internal error: {type(error).__name__}"}, status=500)
     response.headers.setdefault("request-id", request[REQUEST_ID])
     if isinstance(response, web.Response):
+        response = _as_html_page(request, response)
         _jsonp(request, response)
         _compress(request, response)
     access_log.info(json.dumps({"method": request.method, "path": request.path, "status": response.status,
@@ -239,6 +241,20 @@ async def errors_and_access_log(request: web.Request, handler: Any) -> web.Strea
                                 "request_id": request[REQUEST_ID], "remote": request.remote,
                                 "upstream_calls": request.get(UPSTREAM_CALLS, 0)}))
     return response
+
+
+def _as_html_page(request: web.Request, response: web.Response) -> web.Response:
+    """Describe endpoints answer HTML when a browser asks (Accept: text/html)."""
+    if (response.status != 200 or response.content_type != "application/json"
+            or not request.path.startswith(pages.META_PREFIXES)
+            or not pages.wants_html(request.headers.get("Accept", ""), request.query)):
+        return response
+    title = request.query.get("name") or request.query.get("path") or request.path
+    page = web.Response(text=pages.render(f"qlgate {title}", json.loads(response.text)), content_type="text/html")
+    for name in ("request-id", "Server", "X-Powered-By"):
+        if name in response.headers:
+            page.headers[name] = response.headers[name]
+    return page
 
 
 _CALLBACK = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\Z")

@@ -108,3 +108,17 @@ async def test_jsonp_compression_and_route_pages(gateway):
         assert "Content-Encoding" not in resp.headers
     async with gateway.get("/routes/get/u/{user}") as resp:
         assert (await resp.json())["method"] == "get"
+
+
+async def test_describe_pages_are_html_for_browsers_and_escape_everything(gateway):
+    browser = {"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"}
+    async with gateway.get("/tables", headers=browser) as resp:
+        page = await resp.text()
+        assert resp.content_type == "text/html" and '<a href="/table?name=items">' in page
+    async with gateway.get("/table", params={"name": "post"}, headers=browser) as resp:
+        page = await resp.text()
+        assert "&lt;r&gt;{{#params}}" in page and "<r>{{" not in page   # the template source, escaped
+    async with gateway.get("/tables", params={"format": "json"}, headers=browser) as resp:
+        assert resp.content_type == "application/json"
+    async with gateway.get("/routes") as resp:
+        assert resp.content_type == "application/json"
