@@ -14,7 +14,6 @@ from urllib.parse import urlsplit
 from .errors import QlError, QlSyntaxError
 from .lang import ast
 from .lang.parser import parse
-from .lang.templates import parse_template
 from .tables.registry import LoadProblem
 
 log = logging.getLogger("qlgate.routes")
@@ -178,6 +177,3 @@ def select_route(routes: list[Route], method: str, path: str,
 
 def path_exists(routes: list[Route], path: str) -> bool:
     return any(r.match(path) is not None for r in routes)
-
-
-_ = parse_template  # re-exported for callers that format route patterns
