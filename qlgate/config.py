@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from .errors import ConfigError
 
@@ -90,17 +91,15 @@ class Secrets:
 
     def __init__(self, values: set[str] | None = None):
         self.values = sorted((v for v in (values or set()) if len(v) >= 4), key=len, reverse=True)
+        # each secret as written and as it appears percent-encoded in a URL
+        self._forms = list(dict.fromkeys(form for v in self.values for form in (v, quote(v, safe=""))))
 
     def mask(self, text: str) -> str:
-        if not self.values or not isinstance(text, str):
+        if not self._forms or not isinstance(text, str):
             return text
-        for value in self.values:
-            if value in text:
-                text = text.replace(value, MASK)
-            from urllib.parse import quote
-            encoded = quote(value, safe="")
-            if encoded != value and encoded in text:
-                text = text.replace(encoded, MASK)
+        for form in self._forms:
+            if form in text:
+                text = text.replace(form, MASK)
         return text
 
     def mask_value(self, value: Any) -> Any:

@@ -181,7 +181,7 @@ class _Compiler:
                     refs = references(choice)
                     self.deps[id(choice)] = frozenset(refs & assigned - {item.target})
                     self.near_misses(refs - assigned, assigned, item.pos)
-                    if item.target and item.target in references(choice) and not isinstance(choice, ast.CreateTable):
+                    if item.target and item.target in refs and not isinstance(choice, ast.CreateTable):
                         raise CompileError(f"'{item.target}' refers to itself", line=item.pos.line,
                                            column=item.pos.column)
                 if any(isinstance(c, WRITES) and c.source.name not in assigned for c in item.choices):
@@ -266,7 +266,7 @@ class _Compiler:
                 if col.path is not None and head not in aliases:
                     raise CompileError(f"column '{col.path}' must start with one of the aliases "
                                        f"{aliases[0]}, {aliases[1]}", line=pos.line, column=pos.column)
-            if not any(_is_join_condition(c, aliases) for c in select.where):
+            if not any(is_join_condition(c, aliases) for c in select.where):
                 raise CompileError("a join needs a condition relating the two sources "
                                    f"(e.g. {aliases[1]}.id = {aliases[0]}.id)", line=pos.line, column=pos.column)
 
@@ -317,14 +317,11 @@ def _exclusive(a: tuple, b: tuple) -> bool:
     return False
 
 
-def _is_join_condition(cond: Any, aliases: list) -> bool:
+def is_join_condition(cond: Any, aliases: list) -> bool:
+    """``a.x = b.y`` with the two sides on the two different aliases of a join."""
     return (isinstance(cond, ast.EqCondition) and isinstance(cond.operand, ast.PathOperand)
             and cond.lhs.head in aliases and cond.operand.path.head in aliases
             and cond.lhs.head != cond.operand.path.head)
-
-
-def is_join_condition(cond: Any, aliases: list) -> bool:
-    return _is_join_condition(cond, aliases)
 
 
 def compile_script(script: ast.Script) -> Plan:

@@ -63,9 +63,6 @@ def projector(columns: Sequence[ast.Column], alias: str | None = None) -> Callab
     return lambda row: [evaluate(p, row) if p else MISSING for p in paths]
 
 
-def project_row(row: Any, columns: Sequence[ast.Column], alias: str | None = None) -> Any:
-    return projector(columns, alias)(row)
-
 
 def project(value: Any, columns: Sequence[ast.Column] | None, alias: str | None = None,
             shape: Callable[[Any], Any] | None = None) -> Any:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from ..errors import CompileError, QlError, StatementError
 from ..http.client import HttpRequest, HttpResponse
 from ..lang import ast
-from ..lang.templates import Template, interpolate, interpolate_text
+from ..lang.templates import Template, interpolate, interpolate_text, parse_template
 from ..tables.registry import TableRegistry
 from ..values import MISSING, is_nullish, truthy
 from .diagnostics import CallRecord, Diagnostics
@@ -318,15 +318,10 @@ class Run:
             return {}
         headers: dict[str, str] = {}
         for pair in ret.route.headers:
-            name = interpolate_text(_template_of(pair.name), self.lookup)
+            name = interpolate_text(parse_template(pair.name), self.lookup)
             value = statements.operand_text(self, pair.value)
             headers[name] = value
         return headers
-
-
-def _template_of(text: str) -> Template:
-    from ..lang.templates import parse_template
-    return parse_template(text)
 
 
 def _first_error(group: BaseExceptionGroup) -> BaseException:

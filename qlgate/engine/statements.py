@@ -94,9 +94,11 @@ def operand_text(run: "Run", op: ast.Operand) -> str:
 
 
 def _param_name(path: Path, alias: str | None) -> str:
+    """The parameter a condition supplies (§8.3): the path without the alias, as a
+    flat dotted name (``s.paging.size`` → ``paging.size``, ``s['x-y']`` → ``x-y``)."""
     if alias and path.head == alias and len(path.steps) > 1:
-        return path.text.split(".", 1)[1] if path.text.startswith(alias + ".") else path.without_head().text
-    return path.text
+        path = path.without_head()
+    return ".".join(path.keys) if path.keys is not None else path.text
 
 
 async def condition_values(run: "Run", cond: Any) -> Any:
@@ -162,7 +164,7 @@ async def select(run: "Run", stmt: ast.Select) -> Any:
     value = await TableCall(run, table, "select", stmt, params, limit=stmt.limit, offset=stmt.offset,
                             project=per_request, timeout_ms=_timeout(stmt)).execute()
     if per_request is None and (udfs or has_udf_columns):
-        rows = relational.as_rows(value) if value not in (MISSING,) and value != [] else []
+        rows = relational.as_rows(value)
         return await finish_rows(run, stmt, rows, lambda p, r: evaluate_path(relational.strip_alias(p, source.alias), r),
                                  value, local=False)
     if stmt.limit is not None and isinstance(value, list):

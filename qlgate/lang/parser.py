@@ -223,8 +223,6 @@ class _ToAst(Transformer):
         alias = _word(children[1], "a column alias") if len(children) > 1 else None
         if isinstance(first, ast.UdfCall):
             return ast.Column(None, first, alias)
-        if first.type == "QUOTED_PATH":
-            return ast.Column(_path(first), None, alias)
         return ast.Column(_path(first), None, alias)
 
     def source(self, meta, children):

@@ -75,7 +75,11 @@ class Path:
         return None
 
     def without_head(self) -> "Path":
-        return Path(self.text.split(".", 1)[1] if "." in self.text else "", self.steps[1:], self.rooted)
+        """The path after its first member (``s['x-y'].z`` → ``['x-y'].z``)."""
+        head = self.head or ""
+        rest = self.text[len(head):] if self.text.startswith(head) else ""
+        return Path(rest[1:] if rest.startswith(".") and not rest.startswith("..") else rest,
+                    self.steps[1:], self.rooted)
 
     def __str__(self) -> str:
         return self.text

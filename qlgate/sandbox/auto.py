@@ -24,11 +24,12 @@ def wants_emulator(config: Config) -> bool:
     return not token and not app
 
 
-def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+def merge_config(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """``extra`` laid over ``base``, objects merged member by member."""
     out = copy.deepcopy(base)
     for key, value in extra.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
+            out[key] = merge_config(out[key], value)
         else:
             out[key] = value
     return out
@@ -39,4 +40,4 @@ async def start_if_wanted(config: Config) -> tuple[Config, RunningSandbox | None
     if not wants_emulator(config):
         return config, None
     sandbox = await RunningSandbox().start()
-    return Config.from_dict(_merge(config.data, sandbox.config()), env={}, path=config.path), sandbox
+    return Config.from_dict(merge_config(config.data, sandbox.config()), env={}, path=config.path), sandbox

@@ -54,7 +54,7 @@ class Finding:
             error = {"error": {"errorId": 11002, "domain": "Security", "severity": "Error", "category": "System",
                                "message": f"Authentication failed : Invalid Application: {app}",
                                "subdomain": "Authentication"}}
-            return operation, 500, *self._render("errorMessage", error, fmt, wrap=False)
+            return operation, 500, *self._render("errorMessage", error, fmt)
         try:
             if method == "POST":
                 try:
@@ -71,7 +71,7 @@ class Finding:
             envelope = {"ack": "Failure", "errorMessage": failure.block(), "version": VERSION, "timestamp": stamp()}
         return operation, 200, *self._render(f"{operation or 'unknown'}Response", envelope, fmt)
 
-    def _render(self, root: str, body: dict, fmt: str, wrap: bool = True) -> tuple[str, str]:
+    def _render(self, root: str, body: dict, fmt: str) -> tuple[str, str]:
         if fmt == "JSON":
             return "application/json", to_finding_json(root, body)
         return "text/xml;charset=UTF-8", to_xml(root, FINDING_NS, body)

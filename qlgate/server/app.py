@@ -382,10 +382,10 @@ def serve(args: Any) -> int:
     if wants_emulator(config):
         # one emulator for every worker, so they all see the same marketplace
         from ..sandbox.app import emulator_config
-        from ..sandbox.auto import _merge
+        from ..sandbox.auto import merge_config
         from ..cli import _free_port
         port = _free_port()
-        config = Config.from_dict(_merge(config.data, emulator_config(f"http://127.0.0.1:{port}")), env={})
+        config = Config.from_dict(merge_config(config.data, emulator_config(f"http://127.0.0.1:{port}")), env={})
         emulator = multiprocessing.get_context("fork").Process(
             target=_run_emulator, args=(port,), name="qlgate-emulator", daemon=True)
         emulator.start()

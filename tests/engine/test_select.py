@@ -74,3 +74,10 @@ async def test_show_tables_and_describe_mask_secrets(engine_for):
     assert described["select"]["params"][0] == {"name": "q", "required": True, "multivalued": False, "max": None,
                                                  "merge": "field", "encode": True}
     assert "s3cr3t" not in str(described) and described["select"]["defaults"] == {"n": 5}
+
+
+async def test_where_names_become_flat_parameters_without_the_alias(upstream, engine_for):
+    upstream.reply("GET", "/p", json_body={})
+    engine = engine_for({"p.ql": "create table p on select get from '{config.base}/p?a={x-y}&b={paging.size}'"})
+    await run(engine, "select * from p as s where s['x-y'] = 1 and s.paging.size = 5")
+    assert upstream.requests[0].query == {"a": "1", "b": "5"}
