@@ -235,6 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=3000)
     serve.add_argument("--disable-q", action="store_true", help="do not serve ad-hoc /q scripts")
+    serve.add_argument("--disable-console", action="store_true", help="do not serve the web console at /console")
     serve.add_argument("--workers", type=int, default=1, metavar="N", help="serve from N processes on one port")
     return parser
 

@@ -87,7 +87,17 @@ def compile_route(script: ast.Script, source: str, file: str) -> Route:
         else:
             defaults[pair.name] = value.path.text
     return Route(spec.method, spec.path, tuple(segments), query, spec.optional_params, defaults,
-                 script, source, file, ret.doc, _tables_used(script))
+                 script, source, file, ret.doc or _leading_comment(source), _tables_used(script))
+
+
+def _leading_comment(source: str) -> str:
+    """A route file's opening ``--`` lines describe the route when its return has no comment of its own."""
+    lines = []
+    for line in source.lstrip().splitlines():
+        if not line.startswith("--"):
+            break
+        lines.append(line[2:].strip())
+    return "\n".join(lines)
 
 
 def _tables_used(script: ast.Script) -> list[str]:

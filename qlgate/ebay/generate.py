@@ -34,9 +34,30 @@ def _wrap(words: list[str], prefix: str, width: int = 100) -> list[str]:
     return lines
 
 
-def _doc(summary: str, columns: list[str], extra: list[str]) -> list[str]:
+# "try it" scripts for the console and describe pages; the values exist in the emulator's seed
+EXAMPLES = {
+    "ebay.finding.findItemsByKeywords":
+        'select searchResult.item from ebay.finding.findItemsByKeywords where keywords = "iphone"',
+    "ebay.finding.findItemsByCategory":
+        'select searchResult.item from ebay.finding.findItemsByCategory where categoryId = "9355"',
+    "ebay.finding.findItemsAdvanced":
+        'select searchResult.item from ebay.finding.findItemsAdvanced where keywords = "iphone" and categoryId = "9355"',
+    "ebay.shopping.GetSingleItem": 'select Item from ebay.shopping.GetSingleItem where ItemID = "230851234561"',
+    "ebay.shopping.GetMultipleItems":
+        'select Item from ebay.shopping.GetMultipleItems where ItemID in ("230851234561", "230851234562")',
+    "ebay.shopping.GetUserProfile":
+        'select User from ebay.shopping.GetUserProfile where UserID = "testuser_magicalbookseller"',
+    "ebay.trading.GetItem": 'select Item.Title, Item.SellingStatus from ebay.trading.GetItem where ItemID = "230851234561"',
+    "ebay.trading.AddToWatchList": 'insert into ebay.trading.AddToWatchList (ItemID) values ("230851234561")',
+    "ebay.trading.GetMyeBayBuying": 'select WatchList from ebay.trading.GetMyeBayBuying where WatchList.Include = "true"',
+}
+
+
+def _doc(summary: str, columns: list[str], extra: list[str], table: str = "") -> list[str]:
     out = [f"-- {summary}".rstrip()]
     out += [f"-- {line}" for line in extra]
+    if table in EXAMPLES:
+        out.append(f"-- Example: {EXAMPLES[table]}")
     if columns:
         out += _wrap(columns, "-- Columns: ") if len(columns) <= 40 else \
             _wrap(columns[:40] + [f"… ({len(columns) - 40} more in schema.json)"], "-- Columns: ")
@@ -89,7 +110,7 @@ def trading_table(call: dict[str, Any]) -> tuple[str, list[str]]:
     fields = call["request"]["fields"]
     doc = _doc(call.get("summary", ""), _columns(fields),
                [f"eBay Trading {name}: POST to the Trading gateway; the request body is built from the columns",
-                "in schema order by trading.py, and Ack=Failure becomes a statement error."])
+                "in schema order by trading.py, and Ack=Failure becomes a statement error."], f"ebay.trading.{name}")
     lines = doc + [f"create table ebay.trading.{name}"]
     for verb in verbs:
         lines.append(f'  on {verb} post to "{{config.tables.ebay.trading.gateway}}"')
@@ -124,7 +145,8 @@ FINDING_GET_QUERY = {
 def finding_table(call: dict[str, Any]) -> tuple[str, list[str]]:
     name = call["call"]
     if name in FINDING_GET_QUERY:
-        lines = _doc(call.get("summary", ""), [], [f"eBay Finding {name}: GET with URL parameters; answers JSON."])
+        lines = _doc(call.get("summary", ""), [], [f"eBay Finding {name}: GET with URL parameters; answers JSON."],
+                     f"ebay.finding.{name}")
         lines += [f"create table ebay.finding.{name}",
                   f'  on select get from "{{config.tables.ebay.finding.gateway}}?{FINDING_GET_QUERY[name]}"']
         lines += _defaults([("apikey", "{config.tables.ebay.finding.appname}"), ("format", "JSON")])
@@ -136,7 +158,7 @@ def finding_table(call: dict[str, Any]) -> tuple[str, list[str]]:
                ("X-EBAY-SOA-OPERATION-NAME", name)]
     lines = _doc(call.get("summary", ""), _columns(fields),
                  [f"eBay Finding {name}: POST to the Finding gateway; finding.py builds the request body and maps",
-                  "limit/offset onto paginationInput (entriesPerPage, pageNumber)."])
+                  "limit/offset onto paginationInput (entriesPerPage, pageNumber)."], f"ebay.finding.{name}")
     lines += [f"create table ebay.finding.{name}",
               '  on select post to "{config.tables.ebay.finding.gateway}"',
               "     with aliases limit = 'paginationInput.entriesPerPage'"]
@@ -160,7 +182,8 @@ def shopping_table(call: dict[str, Any]) -> str:
                 ("version", "{config.tables.ebay.shopping.version}")] + defaults
     columns = [p["column"] for p in call["http"].get("url_params", []) if p.get("column")]
     lines = _doc(call.get("summary", ""), columns,
-                 [f"eBay Shopping {name}: GET with URL parameters (empty optional ones are dropped); answers JSON."])
+                 [f"eBay Shopping {name}: GET with URL parameters (empty optional ones are dropped); answers JSON."],
+                 f"ebay.shopping.{name}")
     lines += [f"create table ebay.shopping.{name}",
               f'  on select get from "{{config.tables.ebay.shopping.gateway}}?{"&".join(parts)}"']
     lines += _defaults(defaults)

@@ -26,6 +26,7 @@ from ..engine.run import RequestInfo
 from ..routes import Route, path_exists, select_route
 from ..values import MISSING, dump_json
 from . import pages
+from .console import add_console
 from .policy import GatewayPolicy
 
 log = logging.getLogger("qlgate.server")
@@ -303,7 +304,7 @@ async def handle_route_page(request: web.Request) -> web.Response:
     return _json({"err": f"No such route {method} {path}"}, status=404)
 
 
-def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
+def build_app(engine: Engine, *, enable_q: bool = True, enable_console: bool = True) -> web.Application:
     policy = GatewayPolicy.from_config(engine.config.data, engine.tables.tables(), disable_q=not enable_q)
     app = web.Application(client_max_size=policy.max_body_bytes, middlewares=[errors_and_access_log])
     app[POLICY] = policy
@@ -328,6 +329,8 @@ def build_app(engine: Engine, *, enable_q: bool = True) -> web.Application:
     app.router.add_get("/route", handle_route_info)
     app.router.add_get("/routes/{method}/{path:.*}", handle_route_page)
     app.router.add_get("/health", handle_health)
+    if enable_console and engine.config.data.get("enableConsole", True) is not False:
+        add_console(app, adhoc_enabled=policy.adhoc_enabled)
     app.router.add_route("*", "/{tail:.*}", handle_route)
 
     async def close_engine(_: web.Application) -> None:
@@ -350,7 +353,7 @@ def _run_worker(args: Any, config: Any, reuse_port: bool) -> None:
                         config=effective)
         for problem in engine.problems:
             log.warning("%s", problem)
-        app = build_app(engine, enable_q=not args.disable_q)
+        app = build_app(engine, enable_q=not args.disable_q, enable_console=not args.disable_console)
         if sandbox is not None:
             async def stop_sandbox(_: web.Application) -> None:
                 await sandbox.stop()

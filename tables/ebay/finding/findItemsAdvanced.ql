@@ -1,6 +1,7 @@
 -- Search active listings by keywords and/or category, optionally searching item descriptions.
 -- eBay Finding findItemsAdvanced: POST to the Finding gateway; finding.py builds the request body and maps
 -- limit/offset onto paginationInput (entriesPerPage, pageNumber).
+-- Example: select searchResult.item from ebay.finding.findItemsAdvanced where keywords = "iphone" and categoryId = "9355"
 -- Columns: paginationInput.pageNumber, paginationInput.entriesPerPage, buyerPostalCode,
 --          affiliate.trackingId, affiliate.networkId, affiliate.customId, affiliate.geoTargeting,
 --          sortOrder, keywords, categoryId, aspectFilter.aspectName, outputSelector,

@@ -1,6 +1,7 @@
 -- Browse active listings in one or more leaf or meta categories.
 -- eBay Finding findItemsByCategory: POST to the Finding gateway; finding.py builds the request body and maps
 -- limit/offset onto paginationInput (entriesPerPage, pageNumber).
+-- Example: select searchResult.item from ebay.finding.findItemsByCategory where categoryId = "9355"
 -- Columns: paginationInput.pageNumber, paginationInput.entriesPerPage, buyerPostalCode,
 --          affiliate.trackingId, affiliate.networkId, affiliate.customId, affiliate.geoTargeting,
 --          sortOrder, categoryId, aspectFilter.aspectName, outputSelector

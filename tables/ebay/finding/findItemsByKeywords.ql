@@ -1,6 +1,7 @@
 -- Search active listings by a keyword query.
 -- eBay Finding findItemsByKeywords: POST to the Finding gateway; finding.py builds the request body and maps
 -- limit/offset onto paginationInput (entriesPerPage, pageNumber).
+-- Example: select searchResult.item from ebay.finding.findItemsByKeywords where keywords = "iphone"
 -- Columns: paginationInput.pageNumber, paginationInput.entriesPerPage, buyerPostalCode,
 --          affiliate.trackingId, affiliate.networkId, affiliate.customId, affiliate.geoTargeting,
 --          sortOrder, keywords, itemFilter.paramName, itemFilter.paramValue, itemFilter.name,

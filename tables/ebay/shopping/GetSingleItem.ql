@@ -1,5 +1,6 @@
 -- Return public, buyer-facing data for one listing.
 -- eBay Shopping GetSingleItem: GET with URL parameters (empty optional ones are dropped); answers JSON.
+-- Example: select Item from ebay.shopping.GetSingleItem where ItemID = "230851234561"
 -- Columns: apikey, siteid, MessageID, IncludeSelector, ItemID, VariationSKU
 create table ebay.shopping.GetSingleItem
   on select get from "{config.tables.ebay.shopping.gateway}?callname=GetSingleItem&appid={^apikey}&responseencoding=JSON&version={version}&siteid={^siteid}&MessageID={MessageID}&IncludeSelector={IncludeSelector}&ItemID={^ItemID}&VariationSKU={VariationSKU}"

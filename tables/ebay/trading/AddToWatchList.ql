@@ -1,6 +1,7 @@
 -- Add one or more items (or item variations) to the user's watch list.
 -- eBay Trading AddToWatchList: POST to the Trading gateway; the request body is built from the columns
 -- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Example: insert into ebay.trading.AddToWatchList (ItemID) values ("230851234561")
 -- Columns: ItemID, VariationKey.ItemID, VariationKey.VariationSpecifics.NameValueList.Name,
 --          VariationKey.VariationSpecifics.NameValueList.Value
 create table ebay.trading.AddToWatchList

@@ -1,6 +1,7 @@
 -- Return full data about one listing (seller view when caller is the seller).
 -- eBay Trading GetItem: POST to the Trading gateway; the request body is built from the columns
 -- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Example: select Item.Title, Item.SellingStatus from ebay.trading.GetItem where ItemID = "230851234561"
 -- Columns: ItemID, IncludeWatchCount, IncludeItemSpecifics, IncludeTaxTable, SKU,
 --          VariationSpecifics, VariationSpecifics.NameValueList.Name,
 --          VariationSpecifics.NameValueList.Value, TransactionID, IncludeItemCompatibilityList

@@ -1,6 +1,7 @@
 -- Return the buying side of My eBay: watch list, bids, won/lost lists, favourites.
 -- eBay Trading GetMyeBayBuying: POST to the Trading gateway; the request body is built from the columns
 -- in schema order by trading.py, and Ack=Failure becomes a statement error.
+-- Example: select WatchList from ebay.trading.GetMyeBayBuying where WatchList.Include = "true"
 -- Columns: WatchList.Include, WatchList.Sort, WatchList.IncludeNotes,
 --          WatchList.Pagination.EntriesPerPage, WatchList.Pagination.PageNumber, BidList.Include,
 --          BidList.Sort, BidList.IncludeNotes, BidList.Pagination.EntriesPerPage,

@@ -1,0 +1,32 @@
+"""The web console (``/console``): plain static files served by the gateway
+itself, so nothing is built at install time. The page talks to the gateway's
+own public endpoints (``/q``, ``/tables``, ``/routes``) and nothing else.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from aiohttp import web
+
+from .. import __version__
+
+STATIC = Path(__file__).with_name("console")
+
+
+def add_console(app: web.Application, *, adhoc_enabled: bool) -> None:
+    page = (STATIC / "index.html").read_text(encoding="utf-8").replace(
+        "{adhoc}", "true" if adhoc_enabled else "false").replace("{version}", escape(__version__))
+
+    async def handle_console(request: web.Request) -> web.Response:
+        response = web.Response(text=page, content_type="text/html")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            "connect-src 'self'; frame-ancestors 'none'")
+        return response
+
+    app.router.add_get("/console", handle_console)
+    app.router.add_get("/console/", handle_console)
+    app.router.add_static("/console/static/", STATIC, append_version=False)
