@@ -2,7 +2,11 @@
 a loopback upstream, beside two floors measured in the same run — the upstream
 hit directly and a minimal aiohttp one-hop proxy.
 
-    python bench/gateway.py [--workers 2] [--seconds 5] [--delay-ms 0]
+    python bench/gateway.py [--workers 2] [--seconds 5] [--delay-ms 0 20] [--loadgen wrk|python]
+
+The load comes from wrk (Debian's ``wrk``, C, keep-alive) when it is installed, so
+the load generator takes little of the two cores from the gateway; else from
+``bench/loadgen.py`` (Python, heavier).
 
 (a) /q: select * from T where q = "x"        (~6 KB of JSON)
 (b) /q: a 3-field projection of it
@@ -14,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -54,53 +60,87 @@ def wait(url: str, timeout: float = 20) -> None:
     raise SystemExit(f"{url} did not come up")
 
 
-def load(url: str, concurrency: int, seconds: float) -> dict:
+def load(url: str, concurrency: int, seconds: float, loadgen: str) -> dict:
+    if loadgen == "wrk":
+        return wrk(url, concurrency, seconds)
     out = subprocess.run([sys.executable, str(HERE / "loadgen.py"), url, "--concurrency", str(concurrency),
                           "--seconds", str(seconds)], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
+
+
+_UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def wrk(url: str, concurrency: int, seconds: float) -> dict:
+    out = subprocess.run(["wrk", "--latency", "-t", "1", "-c", str(concurrency), "-d", f"{max(1, round(seconds))}s",
+                          url], capture_output=True, text=True, check=True).stdout
+
+    def percentile(p: str) -> float:
+        value, unit = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
+        return float(value) * _UNIT_MS[unit]
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    errors = (int(bad.group(1)) if bad else 0) + (sum(map(int, socket_errors.groups())) if socket_errors else 0)
+    return {"rps": round(float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))), "errors": errors,
+            "p50_ms": percentile("50"), "p99_ms": percentile("99")}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=5)
-    parser.add_argument("--delay-ms", type=int, default=0)
+    parser.add_argument("--delay-ms", type=int, nargs="+", default=[0, 20])
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[50, 100])
+    parser.add_argument("--loadgen", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
     args = parser.parse_args()
     print(f"command: python bench/gateway.py --workers {args.workers} --seconds {args.seconds} "
-          f"--delay-ms {args.delay_ms}")
-    procs = []
+          f"--delay-ms {' '.join(map(str, args.delay_ms))} --concurrency {' '.join(map(str, args.concurrency))} "
+          f"--loadgen {args.loadgen}")
+    upstream = subprocess.Popen([sys.executable, str(HERE / "upstream.py")], stdout=subprocess.PIPE, text=True)
     try:
-        upstream = subprocess.Popen([sys.executable, str(HERE / "upstream.py")], stdout=subprocess.PIPE, text=True)
-        procs.append(upstream)
         base = f"http://127.0.0.1:{int(upstream.stdout.readline())}"
-        work = Path(tempfile.mkdtemp(prefix="qlgate-bench-"))
-        (work / "tables").mkdir()
-        (work / "routes").mkdir()
-        (work / "tables" / "bench.ql").write_text(TABLES)
-        (work / "routes" / "details.ql").write_text(ROUTE)
-        (work / "config.json").write_text(json.dumps({"base": base, "delay": args.delay_ms}))
-        gw_port, proxy_port = free_port(), free_port()
-        procs.append(subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--tables", str(work / "tables"),
-                                       "--routes", str(work / "routes"), "--config", str(work / "config.json"),
-                                       "--port", str(gw_port), "--workers", str(args.workers)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        procs.append(subprocess.Popen([sys.executable, str(HERE / "proxy.py"), str(proxy_port),
-                                       f"{base}/search?q=x&ms={args.delay_ms}"]))
+        for delay in args.delay_ms:
+            run_at_delay(base, delay, args)
+    finally:
+        upstream.terminate()
+        upstream.wait(10)
+
+
+def run_at_delay(base: str, delay: int, args: argparse.Namespace) -> None:
+    """One gateway and one proxy whose upstream answers after ``delay`` ms."""
+    work = Path(tempfile.mkdtemp(prefix="qlgate-bench-"))
+    (work / "tables").mkdir()
+    (work / "routes").mkdir()
+    (work / "tables" / "bench.ql").write_text(TABLES)
+    (work / "routes" / "details.ql").write_text(ROUTE)
+    (work / "config.json").write_text(json.dumps({"base": base, "delay": delay}))
+    gw_port, proxy_port = free_port(), free_port()
+    procs = [subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--tables", str(work / "tables"),
+                               "--routes", str(work / "routes"), "--config", str(work / "config.json"),
+                               "--port", str(gw_port), "--workers", str(args.workers)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+             subprocess.Popen([sys.executable, str(HERE / "proxy.py"), str(proxy_port), f"{base}/search?q=x&ms={delay}"])]
+    try:
         gateway = f"http://127.0.0.1:{gw_port}"
         wait(f"{gateway}/health")
         wait(f"http://127.0.0.1:{proxy_port}/")
-        targets = {"floor: upstream direct": f"{base}/search?q=x&ms={args.delay_ms}",
+        targets = {"floor: upstream direct": f"{base}/search?q=x&ms={delay}",
                    "floor: one-hop aiohttp proxy": f"http://127.0.0.1:{proxy_port}/"}
         for name, script in SCRIPTS.items():
             targets[name] = f"{gateway}/q?" + urllib.parse.urlencode({"s": script})
         targets["(d) route running (c)"] = f"{gateway}/bench/details"
-        for concurrency in (50, 100):
-            print(f"\nconcurrency {concurrency}, upstream delay {args.delay_ms} ms, {args.workers} worker(s):")
+        for concurrency in args.concurrency:
+            print(f"\nconcurrency {concurrency}, upstream delay {delay} ms, {args.workers} worker(s), "
+                  f"load from {args.loadgen}:", flush=True)
+            rates = {}
             for name, url in targets.items():
-                load(url, concurrency, 1)  # warm up
-                r = load(url, concurrency, args.seconds)
+                load(url, concurrency, 1, args.loadgen)  # warm up
+                r = load(url, concurrency, args.seconds, args.loadgen)
+                rates[name] = r["rps"]
+                share = (f"   {r['rps'] / rates['floor: one-hop aiohttp proxy']:.0%} of the proxy"
+                         if name.startswith("(a)") else "")
                 print(f"  {name:32} {r['rps']:>7} req/s   p50 {r['p50_ms']:7.2f} ms   p99 {r['p99_ms']:7.2f} ms"
-                      + (f"   ERRORS {r['errors']}" if r["errors"] else ""))
+                      + share + (f"   ERRORS {r['errors']}" if r["errors"] else ""), flush=True)
     finally:
         for proc in procs:
             proc.terminate()

@@ -59,7 +59,7 @@ class Run:
         self.request = request
         self.request_id = request_id
         self.upstream_check = upstream_check
-        self.base_dir = base_dir or Path.cwd()
+        self._base_dir = base_dir
         self.context = dict(context or {})
         self.vars: dict[str, Any] = {k: v for k, v in self.context.items() if v is not MISSING}
         loop = asyncio.get_running_loop()
@@ -69,6 +69,12 @@ class Run:
         self.diagnostics = Diagnostics()
         self.warnings: list[str] = list(plan.warnings)
         self._inflight: dict[tuple, asyncio.Future] = {}
+
+    @property
+    def base_dir(self) -> Path:
+        """Where inline tables find their templates and patches; the working directory is
+        only asked for when one does (a syscall per run otherwise)."""
+        return self._base_dir or Path.cwd()
 
     # ------------------------------------------------------------------ scope
     def lookup(self, name: str) -> Any:

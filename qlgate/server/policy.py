@@ -18,7 +18,8 @@ call the upstreams the deployment's own tables call.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from typing import Any, Iterable
 from urllib.parse import urlsplit
@@ -34,11 +35,28 @@ class UpstreamNotAllowed(QlError):
 @dataclass(frozen=True)
 class HostAllowList:
     patterns: tuple[str, ...]
+    # verdicts by scheme://netloc: every upstream call of an ad-hoc script is checked,
+    # and a script's calls go to a handful of origins
+    _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def allows(self, url: str) -> bool:
-        parts = urlsplit(url)
+        scheme, sep, rest = url.partition("://")
+        origin = scheme.lower() + sep + re.split(r"[/?#]", rest, maxsplit=1)[0]
+        verdict = self._verdicts.get(origin)
+        if verdict is None:
+            verdict = self._allows_origin(origin)
+            if len(self._verdicts) >= 4096:
+                self._verdicts.clear()
+            self._verdicts[origin] = verdict
+        return verdict
+
+    def _allows_origin(self, origin: str) -> bool:
+        parts = urlsplit(origin)
         host = (parts.hostname or "").lower()
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:  # a port that is not a number
+            return False
         return any(fnmatch(f"{host}:{port}", p) or fnmatch(host, p) for p in self.patterns)
 
     def check(self, url: str) -> None:

@@ -8,6 +8,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from qlgate.server.app import build_app
+from qlgate.server.policy import HostAllowList, UpstreamNotAllowed
 
 TABLES = {"items.ql": "create table items on select get from '{config.base}/items?q={q}'"}
 
@@ -81,3 +82,16 @@ async def test_every_response_has_a_request_id_and_an_access_log_line(upstream, 
     assert upstream.requests[0].headers["request-id"] == "abc-123"
     line = next(r.getMessage() for r in caplog.records if '"path": "/q"' in r.getMessage())
     assert '"request_id": "abc-123"' in line and '"upstream_calls": 1' in line and '"status": 200' in line
+
+
+def test_the_allow_list_judges_origins_not_whole_urls():
+    allow = HostAllowList(("api.example.test:443", "*.ebay.test"))
+    assert allow.allows("https://api.example.test/v1?q=1")
+    assert allow.allows("HTTPS://api.example.test/other#frag")       # the verdict is per origin, cached
+    assert not allow.allows("http://api.example.test/v1")             # port 80 is another origin
+    assert allow.allows("http://svcs.ebay.test:8080/x")
+    assert not allow.allows("https://evil.test@api.example.test.evil.test/")
+    assert allow.allows("https://user@api.example.test/")
+    assert not allow.allows("https://api.example.test:99999999/")    # not a port: refused, not an exception
+    with pytest.raises(UpstreamNotAllowed, match="intranet:8080"):
+        allow.check("http://intranet:8080/admin")
