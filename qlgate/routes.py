@@ -87,7 +87,7 @@ def compile_route(script: ast.Script, source: str, file: str) -> Route:
         else:
             defaults[pair.name] = value.path.text
     return Route(spec.method, spec.path, tuple(segments), query, spec.optional_params, defaults,
-                 script, source, file, ret.doc or _leading_comment(source), _tables_used(script))
+                 script, source, file, ret.doc or _leading_comment(source), tables_used(script))
 
 
 def _leading_comment(source: str) -> str:
@@ -100,7 +100,7 @@ def _leading_comment(source: str) -> str:
     return "\n".join(lines)
 
 
-def _tables_used(script: ast.Script) -> list[str]:
+def tables_used(script: ast.Script) -> list[str]:
     assigned = set()
     names: list[str] = []
 

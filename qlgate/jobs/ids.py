@@ -87,10 +87,11 @@ def give_back(ranges: list[Range], returned: Range) -> list[Range]:
 class RangeStore:
     """The free ranges of one category in ZooKeeper, changed only by compare-and-set."""
 
-    def __init__(self, client: KazooClient, category: str, *, space: int = DEFAULT_SPACE, first: int = 1):
+    def __init__(self, client: KazooClient, category: str, *, space: int = DEFAULT_SPACE, first: int = 1,
+                 root: str = IDS_ROOT):
         self.client = client
         self.category = category
-        self.path = f"{IDS_ROOT}/{category}"
+        self.path = f"{root}/{category}"
         self.space = (first, space + 1)
         self.conflicts = 0           # lost compare-and-sets, for the benchmark's curiosity
 
@@ -145,8 +146,8 @@ class IdAllocator:
     """
 
     def __init__(self, client: KazooClient, category: str, *, batch: int = 1000,
-                 space: int = DEFAULT_SPACE, first: int = 1):
-        self.store = RangeStore(client, category, space=space, first=first)
+                 space: int = DEFAULT_SPACE, first: int = 1, root: str = IDS_ROOT):
+        self.store = RangeStore(client, category, space=space, first=first, root=root)
         self.batch_size = batch
         self._batch = _Batch()
         self._lock = threading.Lock()

@@ -1,0 +1,98 @@
+"""What a job is: its script and parameters, the partner-API types it needs
+slots of, its priority and due time, and what happened on each attempt."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+STATES = (QUEUED, RUNNING, DONE, FAILED, CANCELLED)
+FINAL = frozenset({DONE, FAILED, CANCELLED})
+MAX_PRIORITY = 999          # priorities run from -999 to 999; higher runs first
+
+
+class JobError(Exception):
+    """A job request that cannot be honoured; ``status`` is its HTTP status."""
+    status = 400
+
+
+class JobNotFound(JobError):
+    status = 404
+
+
+class QueueFull(JobError):
+    """Backpressure: the queue holds as many jobs as it may; retry after ``retry_after`` seconds."""
+    status = 429
+
+    def __init__(self, message: str, retry_after: float = 1.0):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass
+class Attempt:
+    run: int
+    worker: str
+    started: float
+    ended: float | None = None
+    error: str | None = None
+
+
+@dataclass
+class Job:
+    id: int
+    script: str
+    types: list[str]
+    vars: dict[str, Any] = field(default_factory=dict)
+    priority: int = 0
+    not_before: float = 0.0          # epoch seconds; 0 = at once
+    max_attempts: int = 3
+    state: str = QUEUED
+    run: int = 0                     # id of the current or last run; a new one per attempt
+    attempts: list[Attempt] = field(default_factory=list)
+    submitted: float = field(default_factory=time.time)
+    started: float | None = None
+    ended: float | None = None
+    result: Any = None
+    error: str | None = None
+    cancel_requested: bool = False
+
+    @property
+    def final(self) -> bool:
+        return self.state in FINAL
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Job":
+        data = dict(data)
+        data["attempts"] = [Attempt(**a) for a in data.get("attempts", [])]
+        return cls(**data)
+
+
+def check_priority(priority: int) -> int:
+    if not isinstance(priority, int) or isinstance(priority, bool) or not -MAX_PRIORITY <= priority <= MAX_PRIORITY:
+        raise JobError(f"priority must be an integer from {-MAX_PRIORITY} to {MAX_PRIORITY}, not {priority!r}")
+    return priority
+
+
+def queue_key(priority: int, due: float, job_id: int) -> str:
+    """A name whose text order is the run order: higher priority first, then
+    earlier due time, then lower id (submission order)."""
+    return f"{MAX_PRIORITY - priority:04d}-{int(due * 1000):014d}-{job_id:016d}"
+
+
+def parse_queue_key(name: str) -> tuple[int, float, int]:
+    """(priority, due, job id) of a ``queue_key``."""
+    pri, due, job_id = name.split("-")
+    return MAX_PRIORITY - int(pri), int(due) / 1000, int(job_id)
+
+
+def type_of_table(table_name: str) -> str:
+    """The partner API a table belongs to: its name without the last part
+    (``ebay.trading.AddToWatchList`` → ``ebay.trading``)."""
+    head, dot, _ = table_name.rpartition(".")
+    return head if dot else table_name

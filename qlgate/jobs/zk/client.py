@@ -1,0 +1,208 @@
+"""Submitting, watching and cancelling jobs, and setting limits, straight on
+ZooKeeper — what ``qlgate jobs --zookeeper`` and a gateway with
+``--zookeeper`` use. Workers and the limiter do the rest."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Iterable
+
+from kazoo.client import KazooClient
+from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
+
+from ..ids import IdAllocator
+from ..model import (CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, check_priority,
+                     queue_key)
+from ..types import check_type
+from .layout import Layout, decode, encode, parse_run_name
+
+DEFAULT_MAX_QUEUE = 100_000
+
+
+class ZkJobs:
+    def __init__(self, client: KazooClient, *, root: str = "/qlgate", max_queue: int = DEFAULT_MAX_QUEUE,
+                 id_batch: int = 100):
+        self.client = client
+        self.layout = Layout(root)
+        self.layout.ensure(client)
+        self.max_queue = max_queue
+        self.ids = IdAllocator(client, "jobs", batch=id_batch, root=self.layout.ids)
+
+    def close(self) -> None:
+        self.ids.close()
+
+    # ------------------------------------------------------------------ submit
+    def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
+               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
+        types = sorted({check_type(t) for t in types})
+        if not script.strip():
+            raise JobError("the script is empty")
+        if not isinstance(max_attempts, int) or max_attempts < 1:
+            raise JobError(f"max attempts must be a positive integer, not {max_attempts!r}")
+        stat = self.client.exists(self.layout.queue)
+        if stat is not None and stat.numChildren >= self.max_queue:
+            raise QueueFull(f"the queue holds {stat.numChildren} jobs, its limit", retry_after=1.0)
+        job = Job(id=self.ids.next_id(), script=script, types=types, vars=dict(vars or {}),
+                  priority=check_priority(priority), not_before=float(not_before or 0), max_attempts=max_attempts)
+        due = max(job.submitted, job.not_before)
+        tx = self.client.transaction()
+        tx.create(self.layout.job(job.id), encode(job.to_dict()))
+        tx.create(f"{self.layout.queue}/{queue_key(job.priority, due, job.id)}", encode({"types": types}))
+        _commit(tx)
+        return job.id
+
+    # ------------------------------------------------------------------ read
+    def get(self, job_id: int) -> Job:
+        return self._read(job_id)[0]
+
+    def _read(self, job_id: int) -> tuple[Job, int]:
+        try:
+            data, stat = self.client.get(self.layout.job(int(job_id)))
+        except NoNodeError:
+            raise JobNotFound(f"no job {job_id}") from None
+        return Job.from_dict(decode(data)), stat.version
+
+    def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+        if state is not None and state not in STATES:
+            raise JobError(f"unknown state '{state}'; one of {', '.join(STATES)}")
+        names = sorted(self.client.get_children(self.layout.jobs), key=int, reverse=True)
+        pending = [self.client.get_async(self.layout.job(int(n))) for n in names]
+        jobs = []
+        for result in pending:
+            try:
+                data, _ = result.get()
+            except NoNodeError:
+                continue
+            job = Job.from_dict(decode(data))
+            if state is None or job.state == state:
+                jobs.append(job)
+                if len(jobs) >= limit:
+                    break
+        return jobs
+
+    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> list[Job]:
+        """Block until every job is final (a watch per job, not polling)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        out = []
+        for job_id in job_ids:
+            changed = threading.Event()
+            while True:
+                changed.clear()
+                try:
+                    data, _ = self.client.get(self.layout.job(int(job_id)), watch=lambda _e: changed.set())
+                except NoNodeError:
+                    raise JobNotFound(f"no job {job_id}") from None
+                job = Job.from_dict(decode(data))
+                if job.final:
+                    out.append(job)
+                    break
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise TimeoutError(f"job {job_id} is still {job.state} after {timeout} s")
+                changed.wait(left)
+        return out
+
+    # ------------------------------------------------------------------ cancel
+    def cancel(self, job_id: int) -> Job:
+        """A queued job is cancelled at once; a running one when its worker sees the request."""
+        while True:
+            job, version = self._read(job_id)
+            if job.final:
+                return job
+            tx = self.client.transaction()
+            if job.state == QUEUED:
+                entry = self._queue_entry(job.id)
+                job.state, job.ended = CANCELLED, time.time()
+                if entry is not None:
+                    tx.delete(f"{self.layout.queue}/{entry}")
+            else:
+                job.cancel_requested = True
+            tx.set_data(self.layout.job(job.id), encode(job.to_dict()), version=version)
+            try:
+                _commit(tx)
+                return job
+            except (BadVersionError, NoNodeError):
+                continue   # it moved on meanwhile (started, or finished): look again
+
+    def _queue_entry(self, job_id: int) -> str | None:
+        suffix = f"-{job_id:016d}"
+        return next((n for n in self.client.get_children(self.layout.queue) if n.endswith(suffix)), None)
+
+    # ------------------------------------------------------------------ limits
+    def set_limit(self, job_type: str, limit: int | None) -> None:
+        """``None`` removes the limit (the type is then bounded by worker slots only)."""
+        path = self.layout.limit(check_type(job_type))
+        if limit is None:
+            try:
+                self.client.delete(path)
+            except NoNodeError:
+                pass
+            return
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+            raise JobError(f"a limit is a whole number of jobs, not {limit!r}")
+        try:
+            self.client.create(path, encode(limit))
+        except NodeExistsError:
+            self.client.set(path, encode(limit))
+
+    def limits(self) -> dict[str, dict[str, Any]]:
+        """Each known type: its limit (None = none), runs holding a slot, jobs waiting."""
+        out: dict[str, dict[str, Any]] = {}
+        for job_type in self.client.get_children(self.layout.limits):
+            data, _ = self.client.get(self.layout.limit(job_type))
+            out[job_type] = {"limit": decode(data), "running": 0, "waiting": 0}
+        for job_type in self.client.get_children(self.layout.running_root):
+            count = len(self.client.get_children(self.layout.running(job_type)))
+            out.setdefault(job_type, {"limit": None, "running": 0, "waiting": 0})["running"] = count
+        entries = self.client.get_children(self.layout.queue)
+        pending = [self.client.get_async(f"{self.layout.queue}/{e}") for e in entries]
+        for result in pending:
+            try:
+                data, _ = result.get()
+            except NoNodeError:
+                continue
+            for job_type in decode(data)["types"]:
+                out.setdefault(job_type, {"limit": None, "running": 0, "waiting": 0})["waiting"] += 1
+        return dict(sorted(out.items()))
+
+    def workers(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for name in self.client.get_children(self.layout.workers):
+            try:
+                data, _ = self.client.get(self.layout.worker(name))
+            except NoNodeError:
+                continue
+            try:
+                busy = len(self.client.get_children(self.layout.assignments(name)))
+            except NoNodeError:
+                busy = 0
+            out[name] = {**decode(data), "busy": busy}
+        return out
+
+    def master(self) -> str | None:
+        """The limiter master's name (the lowest election node), or None."""
+        nodes = sorted(self.client.get_children(self.layout.election))
+        for node in nodes:
+            try:
+                data, _ = self.client.get(f"{self.layout.election}/{node}")
+                return decode(data)["name"]
+            except NoNodeError:
+                continue
+        return None
+
+    def running_runs(self) -> list[tuple[str, int, int]]:
+        """(type, job id, run) of every slot in use."""
+        out = []
+        for job_type in self.client.get_children(self.layout.running_root):
+            for name in self.client.get_children(self.layout.running(job_type)):
+                out.append((job_type, *parse_run_name(name)))
+        return out
+
+
+def _commit(tx) -> None:
+    """Commit a transaction; raise the first real failure (kazoo reports one per operation)."""
+    results = tx.commit()
+    for result in results:
+        if isinstance(result, Exception) and not type(result).__name__ == "RolledBackError":
+            raise result

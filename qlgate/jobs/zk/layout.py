@@ -1,0 +1,92 @@
+"""Where things live in ZooKeeper (under a root, ``/qlgate`` by default)::
+
+    jobs/<id>                        job record (JSON), changed by compare-and-set
+    queue/<pri>-<due>-<id>           a ready job; text order = run order (data: its types)
+    workers/<name>                   ephemeral: a live worker and its slots
+    assign/<worker>/<id>-<run>       a run handed to a worker
+    limiter/election/n-<seq>         ephemeral sequential: the lowest is the master
+    limiter/running/<type>/<id>-<run>  a slot in use, recorded in the same transaction
+                                     that lets the run through the gate
+    limits/<type>                    how many runs of the type may hold a slot at once
+    ids/<category>                   free id ranges (see ids.py)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+def encode(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def decode(data: bytes) -> Any:
+    return json.loads(data.decode()) if data else None
+
+
+def run_name(job_id: int, run: int) -> str:
+    return f"{job_id}-{run}"
+
+
+def parse_run_name(name: str) -> tuple[int, int]:
+    job_id, run = name.rsplit("-", 1)
+    return int(job_id), int(run)
+
+
+@dataclass(frozen=True)
+class Layout:
+    root: str = "/qlgate"
+
+    @property
+    def jobs(self) -> str:
+        return f"{self.root}/jobs"
+
+    def job(self, job_id: int) -> str:
+        return f"{self.root}/jobs/{job_id}"
+
+    @property
+    def queue(self) -> str:
+        return f"{self.root}/queue"
+
+    @property
+    def workers(self) -> str:
+        return f"{self.root}/workers"
+
+    def worker(self, name: str) -> str:
+        return f"{self.root}/workers/{name}"
+
+    def assignments(self, worker: str) -> str:
+        return f"{self.root}/assign/{worker}"
+
+    @property
+    def assign_root(self) -> str:
+        return f"{self.root}/assign"
+
+    @property
+    def election(self) -> str:
+        return f"{self.root}/limiter/election"
+
+    @property
+    def running_root(self) -> str:
+        return f"{self.root}/limiter/running"
+
+    def running(self, job_type: str) -> str:
+        return f"{self.root}/limiter/running/{job_type}"
+
+    @property
+    def limits(self) -> str:
+        return f"{self.root}/limits"
+
+    def limit(self, job_type: str) -> str:
+        return f"{self.root}/limits/{job_type}"
+
+    @property
+    def ids(self) -> str:
+        return f"{self.root}/ids"
+
+    def ensure(self, client) -> None:
+        for path in (self.jobs, self.queue, self.workers, self.assign_root, self.election, self.running_root,
+                     self.limits, self.ids):
+            client.ensure_path(path)

@@ -1,0 +1,290 @@
+"""The limiter: one master for the cluster, chosen by election, lets queued jobs
+through the gate when a slot of each of their types is free and a worker has
+room.
+
+Election: each candidate creates an ephemeral sequential node; the lowest is
+the master and every other watches the node just below its own, so a death
+wakes exactly one standby. The master keeps no state of its own: limits,
+slots in use (``limiter/running``), live workers and the queue are all read
+from ZooKeeper, so a new master starts from exactly where the old one was.
+
+Every grant is one transaction that checks the master's election node (a
+master whose session expired cannot grant), removes the queue entry, records
+a slot for each type, hands the run to a worker and marks the job running.
+Slots are therefore recorded before — in fact atomically with — the run
+being let through, and counted as znodes, so the running count cannot drift.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+
+from kazoo.client import KazooClient, KazooState
+from kazoo.exceptions import (BadVersionError, ConnectionClosedError, NoNodeError, NodeExistsError,
+                              SessionExpiredError)
+from kazoo.exceptions import ConnectionLoss
+
+from ..model import FAILED, QUEUED, RUNNING, Attempt, Job, parse_queue_key, queue_key
+from .client import _commit
+from .layout import Layout, decode, encode, parse_run_name, run_name
+
+log = logging.getLogger("qlgate.jobs.limiter")
+RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
+
+
+@dataclass
+class _View:
+    """One consistent-enough read of what the decision needs."""
+    limits: dict[str, int] = field(default_factory=dict)
+    slots_used: dict[str, int] = field(default_factory=dict)
+    workers: dict[str, int] = field(default_factory=dict)          # live worker → free slots
+    queue: list[str] = field(default_factory=list)
+
+
+class Limiter:
+    def __init__(self, client: KazooClient, *, name: str, root: str = "/qlgate"):
+        self.client = client
+        self.name = name
+        self.layout = Layout(root)
+        self.layout.ensure(client)
+        self.node: str | None = None           # our election node
+        self.is_master = threading.Event()
+        self.became_master_at: float | None = None
+        self.grants = 0
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._entry_types: dict[str, list[str]] = {}
+        self._thread = threading.Thread(target=self._main, name=f"limiter-{name}", daemon=True)
+        client.add_listener(self._on_state)
+
+    # ------------------------------------------------------------------ life
+    def start(self) -> "Limiter":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(10)
+        node, self.node = self.node, None
+        self.is_master.clear()
+        if node is not None:
+            try:
+                self.client.delete(node)
+            except Exception:  # the session may already be gone: the node with it
+                pass
+
+    def _on_state(self, state: str) -> None:
+        if state in (KazooState.SUSPENDED, KazooState.LOST):
+            self.is_master.clear()       # not sure any more: stop granting until we know
+        if state == KazooState.LOST:
+            self.node = None             # the ephemeral node died with the session
+        self._wake.set()
+
+    def wake(self, *_: object) -> None:
+        self._wake.set()
+
+    # ------------------------------------------------------------------ loop
+    def _main(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if self._elected():
+                    self._cycle()
+            except (ConnectionLoss, SessionExpiredError, ConnectionClosedError):
+                self.is_master.clear()
+                time.sleep(0.2)
+            except Exception:  # keep the limiter alive; the next cycle reads everything afresh
+                log.exception("limiter cycle failed")
+                time.sleep(0.2)
+            self._wake.wait(RECHECK_S)
+            self._wake.clear()
+
+    def _elected(self) -> bool:
+        if self.client.state != KazooState.CONNECTED:
+            return False
+        if self.node is None or self.client.exists(self.node) is None:
+            self.node = self.client.create(f"{self.layout.election}/n-", encode({"name": self.name}),
+                                           ephemeral=True, sequence=True)
+        mine = self.node.rsplit("/", 1)[1]
+        nodes = sorted(self.client.get_children(self.layout.election))
+        lower = [n for n in nodes if n < mine]
+        if not lower:
+            if not self.is_master.is_set():
+                self.became_master_at = time.time()
+                log.info("%s is the limiter master", self.name)
+                self.is_master.set()
+            return True
+        self.is_master.clear()
+        # watch only the node just below ours: its death wakes us, no herd
+        if self.client.exists(f"{self.layout.election}/{lower[-1]}", watch=self.wake) is None:
+            self._wake.set()
+        return False
+
+    # ------------------------------------------------------------------ decisions
+    def _read(self) -> _View:
+        c, lay, view = self.client, self.layout, _View()
+        for job_type in c.get_children(lay.limits, watch=self.wake):
+            try:
+                view.limits[job_type] = decode(c.get(lay.limit(job_type), watch=self.wake)[0])
+            except NoNodeError:
+                pass
+        for job_type in c.get_children(lay.running_root, watch=self.wake):
+            view.slots_used[job_type] = len(c.get_children(lay.running(job_type), watch=self.wake))
+        live = c.get_children(lay.workers, watch=self.wake)
+        for worker in live:
+            try:
+                info = decode(c.get(lay.worker(worker))[0])
+            except NoNodeError:
+                continue
+            c.ensure_path(lay.assignments(worker))
+            busy = len(c.get_children(lay.assignments(worker), watch=self.wake))
+            view.workers[worker] = max(0, int(info.get("slots", 1)) - busy)
+        view.queue = sorted(c.get_children(lay.queue, watch=self.wake))
+        return view
+
+    def _cycle(self) -> None:
+        self._reclaim_lost_runs()
+        view = self._read()
+        now = time.time()
+        blocked_types: set[str] = set()
+        for entry in view.queue:
+            if not any(view.workers.values()):
+                return
+            priority, due, job_id = parse_queue_key(entry)
+            if due > now:
+                continue
+            types = self._types_of(entry)
+            if types is None:
+                continue
+            # a type that could not take the job ahead of this one cannot take this one either:
+            # within a type, jobs start in queue order
+            if any(t in blocked_types for t in types):
+                continue
+            full = [t for t in types if view.limits.get(t) is not None
+                    and view.slots_used.get(t, 0) >= view.limits[t]]
+            if full:
+                blocked_types.update(types)
+                continue
+            worker = max(view.workers, key=lambda w: view.workers[w])
+            if self._grant(entry, job_id, types, worker):
+                view.workers[worker] -= 1
+                for t in types:
+                    view.slots_used[t] = view.slots_used.get(t, 0) + 1
+
+    def _types_of(self, entry: str) -> list[str] | None:
+        types = self._entry_types.get(entry)
+        if types is None:
+            try:
+                types = decode(self.client.get(f"{self.layout.queue}/{entry}")[0])["types"]
+            except NoNodeError:
+                return None
+            if len(self._entry_types) > 100_000:
+                self._entry_types.clear()
+            self._entry_types[entry] = types
+        return types
+
+    def _grant(self, entry: str, job_id: int, types: list[str], worker: str) -> bool:
+        lay = self.layout
+        try:
+            data, stat = self.client.get(lay.job(job_id))
+        except NoNodeError:
+            return False
+        job = Job.from_dict(decode(data))
+        if job.state != QUEUED:
+            return False
+        job.run += 1
+        job.state = RUNNING
+        job.started = time.time()
+        job.attempts.append(Attempt(run=job.run, worker=worker, started=job.started))
+        name = run_name(job.id, job.run)
+        for t in types:
+            self.client.ensure_path(lay.running(t))
+        tx = self.client.transaction()
+        tx.check(self.node, 0)                              # still the master (our session lives)
+        tx.delete(f"{lay.queue}/{entry}")
+        for t in types:
+            tx.create(f"{lay.running(t)}/{name}", encode({"worker": worker}))
+        tx.create(f"{lay.assignments(worker)}/{name}", encode({"id": job.id, "run": job.run, "types": types}))
+        tx.set_data(lay.job(job.id), encode(job.to_dict()), version=stat.version)
+        try:
+            _commit(tx)
+        except (BadVersionError, NoNodeError, NodeExistsError) as e:
+            log.info("grant of job %s lost a race (%s); reading again", job.id, type(e).__name__)
+            self._wake.set()
+            return False
+        self._entry_types.pop(entry, None)
+        self.grants += 1
+        return True
+
+    def _reclaim_lost_runs(self) -> None:
+        """Runs held by workers whose session has ended go back to the queue (or fail
+        after their last attempt). A live worker is never second-guessed, however slow."""
+        lay = self.layout
+        live = set(self.client.get_children(lay.workers))
+        for worker in self.client.get_children(lay.assign_root):
+            if worker in live:
+                continue
+            for name in self.client.get_children(lay.assignments(worker)):
+                self.release(worker, name, error=f"worker {worker} was lost (its session ended)")
+            try:
+                self.client.delete(lay.assignments(worker))
+            except Exception:
+                pass
+        # slots whose run has no assignment any more (cannot happen through our
+        # transactions; reconciled anyway so a count can never drift)
+        for job_type in self.client.get_children(lay.running_root):
+            for name in self.client.get_children(lay.running(job_type)):
+                try:
+                    holder = decode(self.client.get(f"{lay.running(job_type)}/{name}")[0])["worker"]
+                except NoNodeError:
+                    continue
+                if holder not in live and self.client.exists(f"{lay.assignments(holder)}/{name}") is None:
+                    try:
+                        self.client.delete(f"{lay.running(job_type)}/{name}")
+                    except NoNodeError:
+                        pass
+
+    def release(self, worker: str, name: str, *, error: str) -> None:
+        lay = self.layout
+        job_id, run = parse_run_name(name)
+        try:
+            info = decode(self.client.get(f"{lay.assignments(worker)}/{name}")[0])
+            data, stat = self.client.get(lay.job(job_id))
+        except NoNodeError:
+            return
+        job = Job.from_dict(decode(data))
+        tx = self.client.transaction()
+        tx.check(self.node, 0)
+        tx.delete(f"{lay.assignments(worker)}/{name}")
+        for t in info["types"]:
+            tx.delete(f"{lay.running(t)}/{name}")
+        if job.state == RUNNING and job.run == run:
+            finish_attempt(job, error)
+            if job.state == QUEUED:
+                tx.create(f"{lay.queue}/{queue_key(job.priority, time.time(), job.id)}",
+                          encode({"types": job.types}))
+            tx.set_data(lay.job(job_id), encode(job.to_dict()), version=stat.version)
+        try:
+            _commit(tx)
+            log.warning("job %s run %s: %s", job_id, run, error)
+        except (BadVersionError, NoNodeError, NodeExistsError):
+            self._wake.set()
+
+
+def finish_attempt(job: Job, error: str | None, *, cancelled: bool = False) -> None:
+    """Close the current attempt; a failed one is retried while attempts remain."""
+    now = time.time()
+    if job.attempts:
+        job.attempts[-1].ended = now
+        job.attempts[-1].error = error
+    if error is None:
+        return
+    if cancelled or len(job.attempts) >= job.max_attempts:
+        job.state = "cancelled" if cancelled else FAILED
+        job.error = error
+        job.ended = now
+    else:
+        job.state = QUEUED

@@ -1,0 +1,211 @@
+"""A worker: registers itself (an ephemeral znode with its slot count), runs
+the runs the limiter hands it, and finishes each with one transaction that
+frees its slots and records the outcome. If the run was taken back meanwhile
+(the worker's session ended and the limiter re-queued the job), that
+transaction fails and the late outcome is dropped: a job never ends twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import threading
+import time
+from concurrent.futures import Future
+from typing import Any, Callable, Coroutine
+
+from kazoo.client import KazooClient, KazooState
+from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
+
+from ..model import CANCELLED, DONE, QUEUED, RUNNING, Job, queue_key
+from .client import _commit
+from .layout import Layout, decode, encode, parse_run_name
+from .limiter import finish_attempt
+
+log = logging.getLogger("qlgate.jobs.worker")
+
+# runs a job's script: (job) -> awaitable result; raising means the attempt failed
+JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
+
+
+class Worker:
+    def __init__(self, client: KazooClient, runner: JobRunner, *, name: str | None = None, slots: int = 4,
+                 root: str = "/qlgate", loop: asyncio.AbstractEventLoop | None = None):
+        self.client = client
+        self.runner = runner
+        self.name = name or f"{socket.gethostname()}-{os.getpid()}"
+        self.slots = slots
+        self.layout = Layout(root)
+        self.layout.ensure(client)
+        self.loop = loop
+        self._own_loop = loop is None
+        self._running: dict[str, Future] = {}
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._main, name=f"worker-{self.name}", daemon=True)
+        client.add_listener(lambda state: self._wake.set())
+
+    # ------------------------------------------------------------------ life
+    def start(self) -> "Worker":
+        if self.loop is None:
+            self.loop = asyncio.new_event_loop()
+            threading.Thread(target=self.loop.run_forever, name=f"worker-loop-{self.name}", daemon=True).start()
+        self._register()
+        self._thread.start()
+        return self
+
+    def stop(self, *, drain: bool = True, timeout: float = 30) -> None:
+        """Stop taking runs; with ``drain`` finish the ones in hand first."""
+        self._stop.set()
+        self._wake.set()
+        if drain:
+            deadline = time.monotonic() + timeout
+            for future in list(self._running.values()):
+                try:
+                    future.result(max(0.0, deadline - time.monotonic()))
+                except Exception:
+                    pass
+        self._thread.join(10)
+        try:
+            self.client.delete(self.layout.worker(self.name))
+        except Exception:
+            pass
+        close = getattr(self.runner, "close", None)
+        if close is not None and self.loop is not None and self.loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(close(), self.loop).result(5)
+            except Exception:
+                pass
+        if self._own_loop and self.loop is not None:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+
+    def _register(self) -> None:
+        """Our ephemeral node; a previous life's node (same name) must expire first."""
+        info = encode({"slots": self.slots, "host": socket.gethostname(), "pid": os.getpid(),
+                       "started": time.time()})
+        while not self._stop.is_set():
+            try:
+                self.client.create(self.layout.worker(self.name), info, ephemeral=True)
+                break
+            except NodeExistsError:
+                data, stat = self.client.get(self.layout.worker(self.name))
+                if stat.ephemeralOwner == self.client.client_id[0]:
+                    break
+                time.sleep(0.2)
+        self.client.ensure_path(self.layout.assignments(self.name))
+
+    # ------------------------------------------------------------------ loop
+    def _main(self) -> None:
+        while not self._stop.is_set():
+            try:
+                if self.client.state == KazooState.CONNECTED:
+                    if self.client.exists(self.layout.worker(self.name)) is None:
+                        self._register()       # a new session after the old one expired
+                    self._take_new_runs()
+            except Exception:
+                log.exception("worker %s: reading assignments failed", self.name)
+                time.sleep(0.2)
+            self._wake.wait(1.0)
+            self._wake.clear()
+
+    def _take_new_runs(self) -> None:
+        path = self.layout.assignments(self.name)
+        self.client.ensure_path(path)
+        for name in sorted(self.client.get_children(path, watch=lambda _e: self._wake.set())):
+            if name in self._running:
+                continue
+            try:
+                info = decode(self.client.get(f"{path}/{name}")[0])
+            except NoNodeError:
+                continue
+            self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self.loop)
+
+    async def _run(self, name: str, info: dict[str, Any]) -> None:
+        job_id, run = parse_run_name(name)
+        loop = asyncio.get_running_loop()
+        try:
+            data, _ = await loop.run_in_executor(None, self.client.get, self.layout.job(job_id))
+        except NoNodeError:
+            self._running.pop(name, None)
+            return
+        job = Job.from_dict(decode(data))
+        task = asyncio.ensure_future(self.runner(job))
+        watcher = _CancelWatch(self, job_id, task)
+        await loop.run_in_executor(None, watcher.arm)
+        result: Any = None
+        error: str | None = None
+        cancelled = False
+        try:
+            result = await task
+        except asyncio.CancelledError:
+            cancelled, error = True, "cancelled while running"
+        except Exception as e:  # the job's failure, recorded on the attempt
+            error = f"{type(e).__name__}: {e}"
+        finally:
+            watcher.disarm()
+        await loop.run_in_executor(None, self._finish, name, info, result, error, cancelled)
+
+    def _finish(self, name: str, info: dict[str, Any], result: Any, error: str | None, cancelled: bool) -> None:
+        job_id, run = parse_run_name(name)
+        lay = self.layout
+        try:
+            while True:
+                try:
+                    data, stat = self.client.get(lay.job(job_id))
+                except NoNodeError:
+                    return
+                job = Job.from_dict(decode(data))
+                if job.state != RUNNING or job.run != run:
+                    return                      # taken back from us: the outcome no longer counts
+                if job.cancel_requested and error is None:
+                    cancelled, error = True, "cancelled while running"
+                finish_attempt(job, error, cancelled=cancelled)
+                if error is None:
+                    job.state, job.result, job.ended = DONE, result, time.time()
+                tx = self.client.transaction()
+                tx.delete(f"{lay.assignments(self.name)}/{name}")     # fails if the run was taken back
+                for t in info["types"]:
+                    tx.delete(f"{lay.running(t)}/{name}")
+                tx.set_data(lay.job(job_id), encode(job.to_dict()), version=stat.version)
+                if job.state == QUEUED:
+                    tx.create(f"{lay.queue}/{queue_key(job.priority, time.time(), job.id)}",
+                              encode({"types": job.types}))
+                try:
+                    _commit(tx)
+                    log.info("job %s run %s: %s", job_id, run, job.state if job.state != CANCELLED else "cancelled")
+                    return
+                except BadVersionError:
+                    continue                    # a cancel request landed meanwhile: read again
+                except NoNodeError:
+                    return
+        finally:
+            self._running.pop(name, None)
+            self._wake.set()
+
+
+class _CancelWatch:
+    """Cancels the running task when the job's record asks for it."""
+
+    def __init__(self, worker: Worker, job_id: int, task: asyncio.Future):
+        self.worker, self.job_id, self.task = worker, job_id, task
+        self.loop = asyncio.get_running_loop()     # made on the loop, armed from a thread
+        self.armed = True
+
+    def arm(self) -> None:
+        if not self.armed:
+            return
+        try:
+            data, _ = self.worker.client.get(self.worker.layout.job(self.job_id), watch=self._changed)
+        except NoNodeError:
+            return
+        if decode(data).get("cancel_requested"):
+            self.loop.call_soon_threadsafe(self.task.cancel)
+
+    def _changed(self, _event: object) -> None:
+        if self.armed:
+            threading.Thread(target=self.arm, daemon=True).start()   # never block kazoo's event thread
+
+    def disarm(self) -> None:
+        self.armed = False
