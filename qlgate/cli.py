@@ -237,6 +237,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--disable-q", action="store_true", help="do not serve ad-hoc /q scripts")
     serve.add_argument("--disable-console", action="store_true", help="do not serve the web console at /console")
     serve.add_argument("--workers", type=int, default=1, metavar="N", help="serve from N processes on one port")
+    serve.add_argument("--zookeeper", metavar="HOST:PORT[,...]",
+                       help="accept jobs for this ZooKeeper cluster (default: run them in-process)")
+
+    from .jobs.cli import add_parsers
+    add_parsers(sub, common)
     return parser
 
 
@@ -262,6 +267,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             from .server.app import serve
             return serve(args)
+        if args.command == "worker":
+            from .jobs.cli import run_worker
+            return run_worker(args)
+        if args.command == "jobs":
+            from .jobs.cli import run_jobs
+            return run_jobs(args)
     except QlError as error:
         return _fail(error)
     except KeyboardInterrupt:

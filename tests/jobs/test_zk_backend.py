@@ -167,7 +167,7 @@ def test_cancel_a_queued_and_a_running_job(cluster, jobs, observer):
     jobs.set_limit("partner.a", 1)
     cluster.limiter("l")
     cluster.worker("w")
-    running = jobs.submit(call("a", 5000, "long"), types=["partner.a"])
+    running = jobs.submit(call("a", 3000, "long"), types=["partner.a"])
     queued = jobs.submit(call("a", 10, "never"), types=["partner.a"])
     deadline = time.time() + 10
     while jobs.get(running).state != "running" and time.time() < deadline:

@@ -1,0 +1,285 @@
+"""``qlgate worker`` and ``qlgate jobs …``: run workers, and submit, watch,
+cancel and limit jobs — on ZooKeeper directly (``--zookeeper``) or through a
+gateway's REST API (``--gateway``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import re
+import signal
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+from ..errors import QlError
+from .model import FINAL, Job, JobError, QueueFull
+
+log = logging.getLogger("qlgate.jobs")
+
+
+class JobsCommandError(QlError):
+    status = 400
+
+
+def add_parsers(sub: argparse._SubParsersAction, common) -> None:
+    worker = sub.add_parser("worker", help="run jobs from the cluster (and stand for limiter master)")
+    worker.add_argument("--zookeeper", required=True, metavar="HOST:PORT[,...]")
+    common(worker, routes=False)
+    worker.add_argument("--slots", type=int, default=4, help="runs at once on this worker")
+    worker.add_argument("--name", help="worker name (default: host-pid)")
+    worker.add_argument("--session-timeout", type=float, default=10.0, metavar="S",
+                        help="ZooKeeper session timeout: how long a dead worker's runs stay held")
+    worker.add_argument("--no-limiter", action="store_true", help="do not stand for limiter master")
+    worker.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
+
+    jobs = sub.add_parser("jobs", help="submit, watch, cancel and limit jobs")
+    actions = jobs.add_subparsers(dest="action", required=True)
+
+    def target(p: argparse.ArgumentParser) -> None:
+        where = p.add_mutually_exclusive_group(required=True)
+        where.add_argument("--zookeeper", metavar="HOST:PORT[,...]", help="talk to the cluster directly")
+        where.add_argument("--gateway", metavar="URL", help="talk through a gateway's REST API")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
+
+    submit = actions.add_parser("submit", help="queue a script as a job; prints its id")
+    submit.add_argument("script", metavar="SCRIPT_FILE")
+    submit.add_argument("--var", action="append", default=[], metavar="NAME=VALUE")
+    submit.add_argument("--type", action="append", dest="types", metavar="T",
+                        help="partner-API type (default: derived from the tables the script uses)")
+    submit.add_argument("--priority", type=int, default=0)
+    submit.add_argument("--not-before", metavar="TIME", help="ISO time, epoch seconds or +30s / +5m / +2h")
+    submit.add_argument("--max-attempts", type=int, default=3)
+    common(submit, routes=False)
+    target(submit)
+    for name, text in (("status", "a job's state, attempts and timings"), ("cancel", "cancel a job"),
+                       ("result", "a finished job's result")):
+        p = actions.add_parser(name, help=text)
+        p.add_argument("id", type=int)
+        target(p)
+    listing = actions.add_parser("list", help="jobs, newest first")
+    listing.add_argument("--state", choices=("queued", "running", "done", "failed", "cancelled"))
+    listing.add_argument("--limit", type=int, default=100)
+    target(listing)
+    wait = actions.add_parser("wait", help="block until the jobs end")
+    wait.add_argument("ids", type=int, nargs="+", metavar="ID")
+    wait.add_argument("--timeout", type=float, metavar="S")
+    target(wait)
+    limits = actions.add_parser("limits", help="show limits, or set one: limits TYPE N ('none' removes it)")
+    limits.add_argument("type", nargs="?")
+    limits.add_argument("limit", nargs="?")
+    target(limits)
+
+
+# ------------------------------------------------------------------ worker
+
+def run_worker(args: argparse.Namespace) -> int:
+    from kazoo.client import KazooClient
+
+    from ..cli import _default_config, _default_dir
+    from ..config import Config
+    from ..engine.engine import Engine
+    from ..loop import install
+    from ..sandbox.auto import start_if_wanted
+    from .runner import EngineRunner
+    from .zk.limiter import Limiter
+    from .zk.worker import Worker
+    import asyncio
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
+    logging.getLogger("kazoo").setLevel(logging.WARNING)
+    if args.slots < 1:
+        raise JobsCommandError("--slots must be at least 1")
+    install()
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="worker-loop", daemon=True).start()
+    config = Config.load(_default_config(args.config))
+    effective, sandbox = asyncio.run_coroutine_threadsafe(start_if_wanted(config), loop).result(30)
+    if sandbox is not None:
+        log.warning("no eBay credentials: this worker's eBay tables use its own emulator at %s", sandbox.base)
+    engine = Engine(tables=_default_dir(args.tables, "tables"), config=effective)
+    client = KazooClient(args.zookeeper, timeout=args.session_timeout)
+    client.start(30)
+    worker = Worker(client, EngineRunner(engine), name=args.name, slots=args.slots, root=args.root, loop=loop)
+    limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    worker.start()
+    if limiter is not None:
+        limiter.start()
+    log.info("worker %s with %d slot(s) on %s", worker.name, args.slots, args.zookeeper)
+    stop.wait()
+    log.info("worker %s stopping: finishing the runs in hand", worker.name)
+    if limiter is not None:
+        limiter.stop()
+    worker.stop(drain=True)
+    client.stop()
+    client.close()
+    return 0
+
+
+# ------------------------------------------------------------------ jobs
+
+def parse_time(text: str | None, now: float | None = None) -> float:
+    """``+90s``, ``+5m``, ``+2h``, epoch seconds, or an ISO 8601 time (UTC when no zone)."""
+    if not text:
+        return 0.0
+    now = time.time() if now is None else now
+    relative = re.fullmatch(r"\+(\d+(?:\.\d+)?)([smhd]?)", text.strip())
+    if relative:
+        return now + float(relative.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[relative.group(2)]
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise JobsCommandError(f"--not-before {text!r}: expected an ISO time, epoch seconds or +30s/+5m/+2h") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
+
+
+def run_jobs(args: argparse.Namespace) -> int:
+    try:
+        backend = _backend(args)
+    except JobError as error:
+        raise JobsCommandError(str(error), status=error.status) from None
+    try:
+        return _act(args, backend)
+    except JobError as error:
+        raise JobsCommandError(str(error), status=error.status) from None
+    except TimeoutError as error:
+        raise JobsCommandError(str(error), status=504) from None
+    finally:
+        backend.close()
+
+
+def _backend(args: argparse.Namespace):
+    if args.gateway:
+        from .rest_client import GatewayJobs
+        return GatewayJobs(args.gateway)
+    from kazoo.client import KazooClient
+    from kazoo.handlers.threading import KazooTimeoutError
+    from .zk.client import ZkJobs
+    client = KazooClient(args.zookeeper, timeout=10)
+    try:
+        client.start(10)
+    except KazooTimeoutError:
+        raise JobError(f"cannot reach ZooKeeper at {args.zookeeper}") from None
+    jobs = ZkJobs(client, root=args.root, id_batch=1)
+    original_close = jobs.close
+
+    def close() -> None:
+        original_close()
+        client.stop()
+        client.close()
+    jobs.close = close
+    return jobs
+
+
+def _act(args: argparse.Namespace, backend) -> int:
+    action = args.action
+    if action == "submit":
+        job_id = _submit(args, backend)
+        _print(args, {"id": job_id}, str(job_id))
+    elif action == "status":
+        job = backend.get(args.id)
+        _print(args, job.to_dict(), _describe(job))
+    elif action == "result":
+        job = backend.get(args.id)
+        if job.state != "done":
+            raise JobError(f"job {job.id} is {job.state}" + (f": {job.error}" if job.error else ""))
+        print(json.dumps(job.result, ensure_ascii=False))
+    elif action == "cancel":
+        job = backend.cancel(args.id)
+        _print(args, job.to_dict(), f"{job.id} {job.state}{' (cancel requested)' if job.cancel_requested else ''}")
+    elif action == "list":
+        jobs = backend.list(args.state, limit=args.limit)
+        _print(args, [j.to_dict() for j in jobs], "\n".join(_line(j) for j in jobs))
+    elif action == "wait":
+        jobs = backend.wait(args.ids, timeout=args.timeout)
+        _print(args, [j.to_dict() for j in jobs], "\n".join(_line(j) for j in jobs))
+        return 0 if all(j.state == "done" for j in jobs) else 1
+    elif action == "limits":
+        if args.type is not None:
+            if args.limit is None:
+                raise JobError("limits TYPE N: the number is missing")
+            limit = None if args.limit.lower() == "none" else _whole(args.limit)
+            backend.set_limit(args.type, limit)
+        limits = backend.limits()
+        _print(args, limits, "\n".join(f"{t}: limit {v['limit'] if v['limit'] is not None else '-'}, "
+                                       f"running {v['running']}, waiting {v['waiting']}" for t, v in limits.items()))
+    return 0
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise JobError(f"a limit is a whole number of jobs, not {text!r}") from None
+
+
+def _submit(args: argparse.Namespace, backend) -> int:
+    from ..cli import UsageError, parse_var
+    try:
+        with open(args.script, encoding="utf-8") as f:
+            script = f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read script {args.script}: {e.strerror}") from None
+    variables = dict(parse_var(v) for v in args.var)
+    types = args.types
+    if not types:
+        from ..cli import _default_config, _default_dir
+        from ..config import Config
+        from ..engine.engine import Engine
+        from .types import job_types
+        engine = Engine(tables=_default_dir(args.tables, "tables"), config=Config.load(_default_config(args.config)))
+        types = job_types(engine, script)
+        if not types:
+            raise JobError("the script touches no table, so it has no type: give one with --type")
+    attempt = 0
+    while True:   # a full queue: wait and retry with jittered backoff
+        try:
+            return backend.submit(script, types=types, vars=variables, priority=args.priority,
+                                  not_before=parse_time(args.not_before), max_attempts=args.max_attempts)
+        except QueueFull as full:
+            attempt += 1
+            if attempt > 8:
+                raise
+            delay = max(full.retry_after, 0.1) * random.uniform(1, 2) * min(2 ** (attempt - 1), 16)
+            print(f"queue full, retrying in {delay:.1f} s", file=sys.stderr)
+            time.sleep(delay)
+
+
+def _print(args: argparse.Namespace, data: Any, text: str) -> None:
+    print(json.dumps(data, ensure_ascii=False, default=str) if args.json else text)
+
+
+def _stamp(t: float | None) -> str:
+    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + "Z" if t else "-"
+
+
+def _line(job: Job) -> str:
+    return f"{job.id}  {job.state:9}  run {job.run}  priority {job.priority}  {','.join(job.types)}"
+
+
+def _describe(job: Job) -> str:
+    lines = [_line(job), f"submitted {_stamp(job.submitted)}  started {_stamp(job.started)}  ended {_stamp(job.ended)}"]
+    if job.not_before:
+        lines.append(f"not before {_stamp(job.not_before)}")
+    for attempt in job.attempts:
+        lines.append(f"  run {attempt.run} on {attempt.worker}: {_stamp(attempt.started)} → {_stamp(attempt.ended)}"
+                     + (f"  {attempt.error}" if attempt.error else ""))
+    if job.error:
+        lines.append(f"error: {job.error}")
+    if job.state in FINAL and job.state == "done":
+        lines.append("result: qlgate jobs result " + str(job.id))
+    return "\n".join(lines)

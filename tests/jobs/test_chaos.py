@@ -1,0 +1,182 @@
+"""Chaos, bounded in time: real ``qlgate worker`` processes killed with SIGKILL
+mid-job, the limiter master killed under load. The partner API counts its own
+concurrent calls (guarantee 1); the final job records show that no job was
+lost and none ran to completion twice (guarantee 2)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from qlgate.jobs.zk.client import ZkJobs
+from tests.jobs.observer import TABLES, Observer
+
+ROOT = Path(__file__).resolve().parents[2]
+SESSION_S = 2.0
+
+
+@pytest.fixture
+def observer():
+    server = Observer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def setup(tmp_path, observer):
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "partner.ql").write_text(TABLES)
+    (tmp_path / "config.json").write_text(json.dumps({"base": observer.base}))
+    return tmp_path
+
+
+class Workers:
+    def __init__(self, hosts: str, setup: Path, jobs: ZkJobs):
+        self.hosts, self.setup, self.jobs = hosts, setup, jobs
+        self.procs: dict[str, subprocess.Popen] = {}
+
+    def start(self, name: str, slots: int = 2) -> subprocess.Popen:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "qlgate", "worker", "--zookeeper", self.hosts, "--tables",
+             str(self.setup / "tables"), "--config", str(self.setup / "config.json"), "--slots", str(slots),
+             "--name", name, "--session-timeout", str(SESSION_S)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(self.setup / f"{name}.log", "wb"))
+        self.procs[name] = proc
+        deadline = time.monotonic() + 20
+        while name not in self.jobs.workers():
+            assert proc.poll() is None, (self.setup / f"{name}.log").read_text()
+            assert time.monotonic() < deadline, f"worker {name} did not register"
+            time.sleep(0.05)
+        return proc
+
+    def kill(self, name: str) -> float:
+        os.kill(self.procs[name].pid, signal.SIGKILL)
+        self.procs[name].wait(5)
+        return time.time()
+
+    def stop_all(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture
+def jobs(zk):
+    client = ZkJobs(zk)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def workers(zk_hosts, setup, jobs):
+    started = Workers(zk_hosts, setup, jobs)
+    yield started
+    started.stop_all()
+
+
+def call(ms: int, label: str, kind: str = "a") -> str:
+    return f'return select * from partner.{kind}.call where ms = "{ms}" and job = "{label}"'
+
+
+def wait_for_state(jobs: ZkJobs, job_id: int, state: str, timeout: float = 10):
+    deadline = time.monotonic() + timeout
+    while (job := jobs.get(job_id)).state != state:
+        assert time.monotonic() < deadline, f"job {job_id} stayed {job.state}"
+        time.sleep(0.02)
+    return job
+
+
+def test_a_worker_killed_mid_job_has_its_job_rerun_after_its_session_ends(workers, jobs, observer):
+    workers.start("w1", slots=1)
+    workers.start("w2", slots=1)
+    job_id = jobs.submit(call(1500, "victim"), types=["partner.a"])
+    running = wait_for_state(jobs, job_id, "running")
+    victim = running.attempts[-1].worker
+    time.sleep(0.3)                                      # mid-call
+    killed_at = workers.kill(victim)
+    (job,) = jobs.wait([job_id], timeout=30)
+    assert job.state == "done" and job.run == 2
+    first, second = job.attempts
+    assert first.worker == victim and "lost" in first.error
+    assert second.worker != victim and second.error is None
+    assert second.started - killed_at >= SESSION_S * 0.5  # not before the session could have ended
+    assert [label for _, _, label in observer.started].count("victim") == 2
+    assert jobs.running_runs() == []
+
+
+def test_a_slow_but_live_worker_is_never_timed_out(workers, jobs):
+    workers.start("slow", slots=1)
+    job_id = jobs.submit(call(int(SESSION_S * 2000), "slow"), types=["partner.a"])
+    (job,) = jobs.wait([job_id], timeout=30)
+    assert job.state == "done" and job.run == 1 and len(job.attempts) == 1
+
+
+def test_the_master_killed_under_load_a_standby_takes_over_and_limits_hold(workers, jobs, observer):
+    jobs.set_limit("partner.a", 2)
+    jobs.set_limit("partner.b", 3)
+    for name in ("w1", "w2", "w3"):
+        workers.start(name, slots=3)
+    ids = [jobs.submit(call(200, f"a{i}"), types=["partner.a"]) for i in range(12)]
+    ids += [jobs.submit(call(200, f"b{i}", "b"), types=["partner.b"]) for i in range(12)]
+    deadline = time.monotonic() + 10
+    while not jobs.running_runs():
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    master = jobs.master()
+    assert master in workers.procs
+    killed_at = workers.kill(master)
+    while (now_master := jobs.master()) in (master, None):
+        assert time.time() - killed_at < SESSION_S + 5, "no standby took over"
+        time.sleep(0.02)
+    takeover = time.time() - killed_at
+    assert takeover <= SESSION_S + 1.0, f"takeover took {takeover:.2f} s"
+    assert now_master != master
+    finished = jobs.wait(ids, timeout=60)
+    assert [j.state for j in finished] == ["done"] * len(ids)
+    assert observer.max_in_flight["partner.a"] == 2
+    assert observer.max_in_flight["partner.b"] == 3
+    assert jobs.running_runs() == []
+
+
+def test_the_command_line_submits_waits_and_reads_results(workers, jobs, setup, zk_hosts):
+    workers.start("w", slots=2)
+    script = setup / "job.ql"
+    script.write_text('return select * from partner.c.call where ms = "20" and job = "{label}"')
+
+    def qlgate(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "qlgate", "jobs", *args, "--zookeeper", zk_hosts],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+    submitted = qlgate("submit", str(script), "--var", "label=cli", "--priority", "3",
+                       "--tables", str(setup / "tables"), "--config", str(setup / "config.json"), "--json")
+    assert submitted.returncode == 0, submitted.stderr
+    job_id = json.loads(submitted.stdout)["id"]
+    waited = qlgate("wait", str(job_id), "--timeout", "20", "--json")
+    assert waited.returncode == 0, waited.stderr
+    (job,) = json.loads(waited.stdout)
+    assert job["state"] == "done" and job["types"] == ["partner.c"] and job["priority"] == 3
+    result = qlgate("result", str(job_id))
+    assert json.loads(result.stdout) == {"type": "partner.c", "job": "cli"}
+    assert "done" in qlgate("status", str(job_id)).stdout
+    limited = qlgate("limits", "partner.c", "4", "--json")
+    assert json.loads(limited.stdout)["partner.c"] == {"limit": 4, "running": 0, "waiting": 0}
+    later = qlgate("submit", str(script), "--type", "partner.c", "--not-before", "+1h", "--json")
+    later_id = json.loads(later.stdout)["id"]
+    listed = json.loads(qlgate("list", "--state", "queued", "--json").stdout)
+    assert [j["id"] for j in listed] == [later_id]
+    assert "cancelled" in qlgate("cancel", str(later_id)).stdout
+    missing = qlgate("status", "999999")
+    assert missing.returncode == 1 and json.loads(missing.stderr.strip().splitlines()[-1])["status"] == 404
+    bad = qlgate("submit", str(script), "--type", "t", "--not-before", "tomorrow-ish")
+    assert bad.returncode == 1 and "--not-before" in json.loads(bad.stderr.strip().splitlines()[-1])["error"]
