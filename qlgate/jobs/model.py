@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 STATES = (QUEUED, RUNNING, DONE, FAILED, CANCELLED)
@@ -73,6 +73,27 @@ class Job:
         return cls(**data)
 
 
+def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
+            priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> Job:
+    """A job as submitted, every field checked (both backends take jobs through here)."""
+    from .types import check_type
+    if not isinstance(script, str) or not script.strip():
+        raise JobError("the script is empty")
+    types = sorted({check_type(t) for t in types})
+    if not types:
+        raise JobError("a job needs at least one type")
+    if not isinstance(max_attempts, int) or isinstance(max_attempts, bool) or max_attempts < 1:
+        raise JobError(f"max attempts must be a positive integer, not {max_attempts!r}")
+    if vars is not None and not isinstance(vars, dict):
+        raise JobError("vars must be an object of script variables")
+    try:
+        not_before = float(not_before or 0)
+    except (TypeError, ValueError):
+        raise JobError(f"not before must be a time in epoch seconds, not {not_before!r}") from None
+    return Job(id=job_id, script=script, types=types, vars=dict(vars or {}), priority=check_priority(priority),
+               not_before=not_before, max_attempts=max_attempts)
+
+
 def check_priority(priority: int) -> int:
     if not isinstance(priority, int) or isinstance(priority, bool) or not -MAX_PRIORITY <= priority <= MAX_PRIORITY:
         raise JobError(f"priority must be an integer from {-MAX_PRIORITY} to {MAX_PRIORITY}, not {priority!r}")
@@ -96,3 +117,19 @@ def type_of_table(table_name: str) -> str:
     (``ebay.trading.AddToWatchList`` → ``ebay.trading``)."""
     head, dot, _ = table_name.rpartition(".")
     return head if dot else table_name
+
+
+def finish_attempt(job: Job, error: str | None, *, cancelled: bool = False) -> None:
+    """Close the current attempt; a failed one is retried while attempts remain."""
+    now = time.time()
+    if job.attempts:
+        job.attempts[-1].ended = now
+        job.attempts[-1].error = error
+    if error is None:
+        return
+    if cancelled or len(job.attempts) >= job.max_attempts:
+        job.state = CANCELLED if cancelled else FAILED
+        job.error = error
+        job.ended = now
+    else:
+        job.state = QUEUED

@@ -12,8 +12,7 @@ from kazoo.client import KazooClient
 from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..ids import IdAllocator
-from ..model import (CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, check_priority,
-                     queue_key)
+from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job, queue_key
 from ..types import check_type
 from .layout import Layout, decode, encode, parse_run_name
 
@@ -35,16 +34,13 @@ class ZkJobs:
     # ------------------------------------------------------------------ submit
     def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
                priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
-        types = sorted({check_type(t) for t in types})
-        if not script.strip():
-            raise JobError("the script is empty")
-        if not isinstance(max_attempts, int) or max_attempts < 1:
-            raise JobError(f"max attempts must be a positive integer, not {max_attempts!r}")
+        job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
+                      max_attempts=max_attempts)
         stat = self.client.exists(self.layout.queue)
         if stat is not None and stat.numChildren >= self.max_queue:
             raise QueueFull(f"the queue holds {stat.numChildren} jobs, its limit", retry_after=1.0)
-        job = Job(id=self.ids.next_id(), script=script, types=types, vars=dict(vars or {}),
-                  priority=check_priority(priority), not_before=float(not_before or 0), max_attempts=max_attempts)
+        job.id = self.ids.next_id()
+        types = job.types
         due = max(job.submitted, job.not_before)
         tx = self.client.transaction()
         tx.create(self.layout.job(job.id), encode(job.to_dict()))
@@ -147,7 +143,7 @@ class ZkJobs:
             self.client.set(path, encode(limit))
 
     def limits(self) -> dict[str, dict[str, Any]]:
-        """Each known type: its limit (None = none), runs holding a slot, jobs waiting."""
+        """Each type with a limit or with jobs: its limit (None = none), runs holding a slot, jobs waiting."""
         out: dict[str, dict[str, Any]] = {}
         for job_type in self.client.get_children(self.layout.limits):
             data, _ = self.client.get(self.layout.limit(job_type))
@@ -164,7 +160,7 @@ class ZkJobs:
                 continue
             for job_type in decode(data)["types"]:
                 out.setdefault(job_type, {"limit": None, "running": 0, "waiting": 0})["waiting"] += 1
-        return dict(sorted(out.items()))
+        return {t: v for t, v in sorted(out.items()) if v["limit"] is not None or v["running"] or v["waiting"]}
 
     def workers(self) -> dict[str, dict[str, Any]]:
         out = {}

@@ -27,7 +27,7 @@ from kazoo.exceptions import (BadVersionError, ConnectionClosedError, NoNodeErro
                               SessionExpiredError)
 from kazoo.exceptions import ConnectionLoss
 
-from ..model import FAILED, QUEUED, RUNNING, Attempt, Job, parse_queue_key, queue_key
+from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_key
 from .client import _commit
 from .layout import Layout, decode, encode, parse_run_name, run_name
 
@@ -272,19 +272,3 @@ class Limiter:
             log.warning("job %s run %s: %s", job_id, run, error)
         except (BadVersionError, NoNodeError, NodeExistsError):
             self._wake.set()
-
-
-def finish_attempt(job: Job, error: str | None, *, cancelled: bool = False) -> None:
-    """Close the current attempt; a failed one is retried while attempts remain."""
-    now = time.time()
-    if job.attempts:
-        job.attempts[-1].ended = now
-        job.attempts[-1].error = error
-    if error is None:
-        return
-    if cancelled or len(job.attempts) >= job.max_attempts:
-        job.state = "cancelled" if cancelled else FAILED
-        job.error = error
-        job.ended = now
-    else:
-        job.state = QUEUED

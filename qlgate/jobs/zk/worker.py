@@ -19,10 +19,9 @@ from typing import Any, Callable, Coroutine
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
-from ..model import CANCELLED, DONE, QUEUED, RUNNING, Job, queue_key
+from ..model import CANCELLED, DONE, QUEUED, RUNNING, Job, finish_attempt, queue_key
 from .client import _commit
 from .layout import Layout, decode, encode, parse_run_name
-from .limiter import finish_attempt
 
 log = logging.getLogger("qlgate.jobs.worker")
 

@@ -1,15 +1,18 @@
-"""The ZooKeeper job backend, in one process: workers and limiter candidates
-each with a session of their own, jobs calling a partner API that counts its
-own concurrent calls."""
+"""The contract both job backends keep — embedded (SQLite, in-process) and
+ZooKeeper (workers and limiter candidates each with a session of their own) —
+tested with jobs calling a partner API that counts its own concurrent calls."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 
 import pytest
 from kazoo.client import KazooClient
 
 from qlgate.engine.engine import Engine
+from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.model import JobError, JobNotFound, QueueFull
 from qlgate.jobs.runner import EngineRunner
 from qlgate.jobs.types import job_types
@@ -37,12 +40,15 @@ def tables(tmp_path):
     return tmp_path / "tables"
 
 
-class Cluster:
+class ZooKeeperCluster:
+    """Workers and limiter candidates, each with its own ZooKeeper session."""
+
     def __init__(self, hosts: str, tables, base: str):
         self.hosts, self.tables, self.base = hosts, tables, base
         self.clients: list[KazooClient] = []
         self.workers: list[Worker] = []
         self.limiters: list[Limiter] = []
+        self.jobs = ZkJobs(self.session())
 
     def session(self) -> KazooClient:
         client = KazooClient(self.hosts, timeout=2.0)
@@ -50,39 +56,60 @@ class Cluster:
         self.clients.append(client)
         return client
 
-    def worker(self, name: str, slots: int = 4) -> Worker:
-        engine = Engine(tables=self.tables, config={"base": self.base})
-        worker = Worker(self.session(), EngineRunner(engine), name=name, slots=slots).start()
-        self.workers.append(worker)
-        return worker
-
-    def limiter(self, name: str) -> Limiter:
-        limiter = Limiter(self.session(), name=name).start()
-        self.limiters.append(limiter)
-        return limiter
+    def run(self, workers: int = 2, slots: int = 4) -> None:
+        for i in range(workers):
+            self.limiters.append(Limiter(self.session(), name=f"l{i}").start())
+            engine = Engine(tables=self.tables, config={"base": self.base})
+            self.workers.append(Worker(self.session(), EngineRunner(engine), name=f"w{i}", slots=slots).start())
 
     def close(self) -> None:
         for worker in self.workers:
             worker.stop(drain=False)
         for limiter in self.limiters:
             limiter.stop()
+        self.jobs.close()
         for client in self.clients:
             client.stop()
             client.close()
 
 
-@pytest.fixture
-def cluster(zk_hosts, tables, observer):
-    built = Cluster(zk_hosts, tables, observer.base)
+class EmbeddedBackend:
+    """The gateway's in-process backend, its loop in a thread of its own."""
+
+    def __init__(self, path, tables, base: str):
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.engine = Engine(tables=tables, config={"base": base})
+        self.path = path
+        self.jobs = LocalJobs(path, EngineRunner(self.engine))
+
+    def run(self, workers: int = 1, slots: int = 4) -> None:
+        self.jobs.slots = workers * slots
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(5)
+
+    async def _start(self) -> None:
+        self.jobs.start()
+
+    def close(self) -> None:
+        asyncio.run_coroutine_threadsafe(self.jobs.stop(), self.loop).result(10)
+        asyncio.run_coroutine_threadsafe(self.engine.close(), self.loop).result(10)
+        self.jobs.close()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+@pytest.fixture(params=["embedded", "zookeeper"])
+def backend(request, tmp_path, tables, observer):
+    if request.param == "zookeeper":
+        built = ZooKeeperCluster(request.getfixturevalue("zk_hosts"), tables, observer.base)
+    else:
+        built = EmbeddedBackend(tmp_path / "jobs.sqlite", tables, observer.base)
     yield built
     built.close()
 
 
 @pytest.fixture
-def jobs(zk):
-    client = ZkJobs(zk)
-    yield client
-    client.close()
+def jobs(backend):
+    return backend.jobs
 
 
 def test_types_are_the_partner_apis_a_script_touches(tables):
@@ -93,7 +120,7 @@ def test_types_are_the_partner_apis_a_script_touches(tables):
         job_types(engine, "return selec 1")
 
 
-def test_limits_hold_across_workers_and_every_job_ends(cluster, jobs, observer):
+def test_limits_hold_and_every_job_ends(backend, jobs, observer):
     jobs.set_limit("partner.a", 2)
     jobs.set_limit("partner.b", 3)
     labels = {}
@@ -101,10 +128,7 @@ def test_limits_hold_across_workers_and_every_job_ends(cluster, jobs, observer):
         for i in range(count):
             labels[jobs.submit(call(kind, ms, f"{kind}{i}"), types=[f"partner.{kind}"])] = f"{kind}{i}"
     ids = list(labels)
-    cluster.limiter("l1")
-    cluster.limiter("l2")
-    cluster.worker("w1", slots=4)
-    cluster.worker("w2", slots=4)
+    backend.run(workers=2, slots=4)
     finished = jobs.wait(ids, timeout=60)
     assert [j.state for j in finished] == ["done"] * len(ids)
     assert {j.id: j.result["job"] for j in finished} == labels
@@ -112,38 +136,35 @@ def test_limits_hold_across_workers_and_every_job_ends(cluster, jobs, observer):
     assert observer.max_in_flight["partner.b"] == 3
     assert observer.max_in_flight["partner.c"] <= 8          # unlimited: only the 8 slots bound it
     assert jobs.running_runs() == []
-    assert {t: v["running"] for t, v in jobs.limits().items()} == {"partner.a": 0, "partner.b": 0, "partner.c": 0}
-    assert sum(1 for limiter in cluster.limiters if limiter.is_master.is_set()) == 1
+    assert {t: v["running"] for t, v in jobs.limits().items()} == {"partner.a": 0, "partner.b": 0}
+    assert jobs.master() is not None
 
 
-def test_a_job_of_two_types_needs_a_slot_of_each(cluster, jobs, observer):
+def test_a_job_of_two_types_needs_a_slot_of_each(backend, jobs, observer):
     jobs.set_limit("partner.a", 1)
     script = ('x = select * from partner.a.call where ms = "200" and job = "ab";\n'
               'return select * from partner.b.call where ms = "200" and job = "{x.job}"')
     both = jobs.submit(script, types=["partner.a", "partner.b"])
     only_a = jobs.submit(call("a", 50, "a"), types=["partner.a"])
-    cluster.limiter("l")
-    cluster.worker("w", slots=4)
+    backend.run(workers=1, slots=4)
     done = {j.id: j for j in jobs.wait([both, only_a], timeout=30)}
     assert done[both].state == done[only_a].state == "done"
     assert observer.max_in_flight["partner.a"] == 1
     assert done[only_a].started >= done[both].ended - 0.05   # it waited for the one slot of partner.a
 
 
-def test_priority_first_then_submission_order(cluster, jobs, observer):
+def test_priority_first_then_submission_order(backend, jobs, observer):
     low = [jobs.submit(call("a", 10, f"low{i}"), types=["partner.a"], priority=-5) for i in range(3)]
     normal = [jobs.submit(call("a", 10, f"n{i}"), types=["partner.a"]) for i in range(3)]
     high = [jobs.submit(call("a", 10, f"high{i}"), types=["partner.a"], priority=10) for i in range(3)]
-    cluster.limiter("l")
-    cluster.worker("w", slots=1)
+    backend.run(workers=1, slots=1)
     jobs.wait(low + normal + high, timeout=30)
     order = [job for _, _, job in sorted(observer.started)]
     assert order == ["high0", "high1", "high2", "n0", "n1", "n2", "low0", "low1", "low2"]
 
 
-def test_a_not_before_job_waits_until_due(cluster, jobs, observer):
-    cluster.limiter("l")
-    cluster.worker("w")
+def test_a_not_before_job_waits_until_due(backend, jobs, observer):
+    backend.run(workers=1)
     due = time.time() + 1.5
     later = jobs.submit(call("a", 10, "later"), types=["partner.a"], not_before=due)
     now = jobs.submit(call("a", 10, "now"), types=["partner.a"])
@@ -153,9 +174,8 @@ def test_a_not_before_job_waits_until_due(cluster, jobs, observer):
     assert job.state == "done" and job.started >= due
 
 
-def test_failed_attempts_are_retried_then_the_job_fails_with_each_error(cluster, jobs):
-    cluster.limiter("l")
-    cluster.worker("w")
+def test_failed_attempts_are_retried_then_the_job_fails_with_each_error(backend, jobs):
+    backend.run(workers=1)
     job_id = jobs.submit("return select * from partner.broken.call", types=["partner.broken"], max_attempts=3)
     (job,) = jobs.wait([job_id], timeout=20)
     assert job.state == "failed" and job.run == 3 and len(job.attempts) == 3
@@ -163,10 +183,9 @@ def test_failed_attempts_are_retried_then_the_job_fails_with_each_error(cluster,
     assert "503" in job.error
 
 
-def test_cancel_a_queued_and_a_running_job(cluster, jobs, observer):
+def test_cancel_a_queued_and_a_running_job(backend, jobs, observer):
     jobs.set_limit("partner.a", 1)
-    cluster.limiter("l")
-    cluster.worker("w")
+    backend.run(workers=1)
     running = jobs.submit(call("a", 3000, "long"), types=["partner.a"])
     queued = jobs.submit(call("a", 10, "never"), types=["partner.a"])
     deadline = time.time() + 10
@@ -191,11 +210,31 @@ def test_bad_submissions_are_refused_with_a_reason(jobs):
         jobs.get(424242)
 
 
-def test_a_full_queue_answers_with_backpressure(zk):
-    small = ZkJobs(zk, max_queue=3)
+def test_a_full_queue_answers_with_backpressure(jobs):
+    jobs.max_queue = 3
     for _ in range(3):
-        small.submit("return 1", types=["t"])
+        jobs.submit("return 1", types=["t"])
     with pytest.raises(QueueFull) as full:
-        small.submit("return 1", types=["t"])
+        jobs.submit("return 1", types=["t"])
     assert full.value.status == 429 and full.value.retry_after > 0
-    small.close()
+
+
+def test_the_embedded_backend_loses_nothing_across_a_restart(tmp_path, tables, observer):
+    first = EmbeddedBackend(tmp_path / "jobs.sqlite", tables, observer.base)
+    first.run(slots=1)
+    cut_short = first.jobs.submit(call("a", 2000, "cut"), types=["partner.a"])
+    waiting = first.jobs.submit(call("a", 10, "waiting"), types=["partner.a"])
+    deadline = time.time() + 10
+    while first.jobs.get(cut_short).state != "running":
+        assert time.time() < deadline
+        time.sleep(0.02)
+    first.close()                                            # the gateway stops mid-run
+    second = EmbeddedBackend(tmp_path / "jobs.sqlite", tables, observer.base)
+    try:
+        second.run(slots=1)
+        done = second.jobs.wait([cut_short, waiting], timeout=20)
+        assert [j.state for j in done] == ["done", "done"]
+        assert done[0].run == 2 and "interrupted" in done[0].attempts[0].error
+        assert second.jobs.submit("return 1", types=["t"]) > waiting       # ids are never reused
+    finally:
+        second.close()

@@ -1,0 +1,251 @@
+"""The embedded job backend: the gateway runs jobs in-process, with the same
+API and guarantees as the ZooKeeper backend on one host, persisted in SQLite.
+
+A run is written down as running (its slot taken) before it starts, and its
+outcome in the same transaction that frees the slot. After a restart, runs
+that were in flight count as interrupted attempts and go back to the queue,
+so nothing accepted is ever lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterable
+
+from .model import (CANCELLED, DONE, QUEUED, RUNNING, STATES, Attempt, Job, JobError, JobNotFound, QueueFull,
+                    finish_attempt, new_job)
+from .types import check_type
+from .zk.worker import JobRunner
+
+SCHEMA = """
+create table if not exists jobs (
+    id integer primary key autoincrement,     -- never reused, even after deletes
+    state text not null,
+    priority integer not null,
+    due real not null,
+    record text not null
+);
+create index if not exists jobs_queue on jobs (state, priority desc, due, id);
+create table if not exists limits (type text primary key, value integer not null);
+"""
+WORKER_NAME = "embedded"
+
+
+class LocalJobs:
+    def __init__(self, path: str | Path, runner: JobRunner | None = None, *, slots: int = 4,
+                 max_queue: int = 100_000):
+        self.path = str(path)
+        self.runner = runner
+        self.slots = slots
+        self.max_queue = max_queue
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("pragma journal_mode=wal")
+        self._db.execute("pragma synchronous=normal")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._in_use: Counter[str] = Counter()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self.started_at: float | None = None
+
+    # ------------------------------------------------------------------ life
+    def start(self, loop: asyncio.AbstractEventLoop | None = None) -> "LocalJobs":
+        """Begin running jobs on ``loop`` (the running loop by default); runs cut
+        short by the last stop are attempts that failed and go back to the queue."""
+        self._loop = loop or asyncio.get_running_loop()
+        self.started_at = time.time()
+        with self._lock:
+            for job in self._select("where state = ?", (RUNNING,)):
+                finish_attempt(job, "interrupted: the gateway stopped during the run")
+                self._save(job)
+        self._kick()
+        return self
+
+    async def stop(self) -> None:
+        """Stop starting runs; cancel the ones in flight (they are re-run after a restart)."""
+        self._loop = None
+        if self._timer is not None:
+            self._timer.cancel()
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ------------------------------------------------------------------ the API
+    def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
+               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
+        job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
+                      max_attempts=max_attempts)
+        with self._lock:
+            (queued,) = self._db.execute("select count(*) from jobs where state = ?", (QUEUED,)).fetchone()
+            if queued >= self.max_queue:
+                raise QueueFull(f"the queue holds {queued} jobs, its limit", retry_after=1.0)
+            cursor = self._db.execute("insert into jobs (state, priority, due, record) values (?, ?, ?, '{}')",
+                                      (QUEUED, job.priority, max(job.submitted, job.not_before)))
+            job.id = cursor.lastrowid
+            self._save(job)
+        self._kick()
+        return job.id
+
+    def get(self, job_id: int) -> Job:
+        with self._lock:
+            jobs = self._select("where id = ?", (int(job_id),))
+        if not jobs:
+            raise JobNotFound(f"no job {job_id}")
+        return jobs[0]
+
+    def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+        if state is not None and state not in STATES:
+            raise JobError(f"unknown state '{state}'; one of {', '.join(STATES)}")
+        with self._lock:
+            if state is None:
+                return self._select("order by id desc limit ?", (limit,))
+            return self._select("where state = ? order by id desc limit ?", (state, limit))
+
+    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> list[Job]:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        out = []
+        with self._changed:
+            for job_id in job_ids:
+                while not (job := self.get(job_id)).final:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        raise TimeoutError(f"job {job_id} is still {job.state} after {timeout} s")
+                    self._changed.wait(left)
+                out.append(job)
+        return out
+
+    def cancel(self, job_id: int) -> Job:
+        with self._lock:
+            job = self.get(job_id)
+            if job.state == QUEUED:
+                job.state, job.ended = CANCELLED, time.time()
+                self._save(job)
+            elif job.state == RUNNING:
+                job.cancel_requested = True
+                self._save(job)
+                task = self._tasks.get(job.id)
+                if task is not None and self._loop is not None:
+                    self._loop.call_soon_threadsafe(task.cancel)
+        return job
+
+    def set_limit(self, job_type: str, limit: int | None) -> None:
+        check_type(job_type)
+        with self._lock:
+            if limit is None:
+                self._db.execute("delete from limits where type = ?", (job_type,))
+            else:
+                if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+                    raise JobError(f"a limit is a whole number of jobs, not {limit!r}")
+                self._db.execute("insert into limits values (?, ?) on conflict(type) do update set value = ?",
+                                 (job_type, limit, limit))
+        self._kick()
+
+    def limits(self) -> dict[str, dict[str, Any]]:
+        with self._lock:
+            out = {t: {"limit": v, "running": 0, "waiting": 0} for t, v in self._db.execute("select * from limits")}
+            for job in self._select("where state in (?, ?)", (QUEUED, RUNNING)):
+                for t in job.types:
+                    entry = out.setdefault(t, {"limit": None, "running": 0, "waiting": 0})
+                    entry["running" if job.state == RUNNING else "waiting"] += 1
+        return dict(sorted(out.items()))
+
+    def workers(self) -> dict[str, dict[str, Any]]:
+        return {WORKER_NAME: {"slots": self.slots, "busy": len(self._tasks), "started": self.started_at}}
+
+    def master(self) -> str | None:
+        return WORKER_NAME if self._loop is not None else None
+
+    def running_runs(self) -> list[tuple[str, int, int]]:
+        with self._lock:
+            return [(t, job.id, job.run) for job in self._select("where state = ?", (RUNNING,)) for t in job.types]
+
+    # ------------------------------------------------------------------ scheduling
+    def _kick(self) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._schedule)
+
+    def _schedule(self) -> None:
+        """On the loop: start every due job, best first, whose types all have a free slot."""
+        if self._loop is None or self.runner is None:
+            return
+        now = time.time()
+        with self._lock:
+            limits = dict(self._db.execute("select * from limits").fetchall())
+            blocked: set[str] = set()
+            for job in self._select("where state = ? and due <= ? order by priority desc, due, id", (QUEUED, now)):
+                if len(self._tasks) >= self.slots:
+                    break
+                if any(t in blocked for t in job.types):
+                    continue
+                if any(t in limits and self._in_use[t] >= limits[t] for t in job.types):
+                    blocked.update(job.types)
+                    continue
+                job.run += 1
+                job.state, job.started = RUNNING, time.time()
+                job.attempts.append(Attempt(run=job.run, worker=WORKER_NAME, started=job.started))
+                self._save(job)                    # the slot is written down before the run starts
+                self._in_use.update(job.types)
+                self._tasks[job.id] = self._loop.create_task(self._run(job))
+            self._arm_timer(now)
+
+    def _arm_timer(self, now: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        row = self._db.execute("select min(due) from jobs where state = ? and due > ?", (QUEUED, now)).fetchone()
+        if row[0] is not None and self._loop is not None:
+            self._timer = self._loop.call_later(max(0.0, row[0] - time.time()) + 0.001, self._schedule)
+
+    async def _run(self, job: Job) -> None:
+        error: str | None = None
+        result: Any = None
+        cancelled = False
+        try:
+            result = await self.runner(job)
+        except asyncio.CancelledError:
+            if self._loop is None:          # stopping: leave it running on record, re-run after restart
+                self._in_use.subtract(job.types)
+                self._tasks.pop(job.id, None)
+                raise
+            cancelled, error = True, "cancelled while running"
+        except Exception as e:  # the job's failure, recorded on its attempt
+            error = f"{type(e).__name__}: {e}"
+        with self._changed:
+            current = self.get(job.id)
+            if current.cancel_requested and error is None:
+                cancelled, error = True, "cancelled while running"
+            finish_attempt(current, error, cancelled=cancelled)
+            if error is None:
+                current.state, current.result, current.ended = DONE, result, time.time()
+            if current.state == QUEUED:
+                self._db.execute("update jobs set due = ? where id = ?", (time.time(), current.id))
+            self._save(current)
+            self._in_use.subtract(job.types)
+            self._tasks.pop(job.id, None)
+            self._changed.notify_all()
+        self._schedule()
+
+    # ------------------------------------------------------------------ storage
+    def _select(self, where: str, params: tuple) -> list[Job]:
+        rows = self._db.execute(f"select record from jobs {where}", params).fetchall()
+        return [Job.from_dict(json.loads(record)) for (record,) in rows]
+
+    def _save(self, job: Job) -> None:
+        self._db.execute("update jobs set state = ?, priority = ?, record = ? where id = ?",
+                         (job.state, job.priority, json.dumps(job.to_dict(), ensure_ascii=False), job.id))
+        if job.final:
+            self._changed.notify_all()
