@@ -107,8 +107,6 @@ def test_concurrent_processes_never_share_an_id(zk_hosts, zk):
         proc.join(30)
     every = [i for ids in results for i in ids]
     assert len(every) == len(set(every)) == 12_000
-    for ids in results:
-        assert ids == sorted(ids)
     # everything unused came back: the free list is one unbroken run above the highest id handed out
     free = parse_ranges(zk.get("/qlgate/ids/shared")[0].decode())
     handed = set(every)
