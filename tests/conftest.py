@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import uuid
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,8 +15,10 @@ from typing import Any, Callable
 
 import pytest
 from aiohttp import web
+from kazoo.client import KazooClient
 
 from qlgate.engine.engine import Engine
+from qlgate.jobs.zkserver import LocalZooKeeper
 
 
 @dataclass
@@ -157,3 +160,43 @@ def engine_for(upstream, make_engine):
 
 async def run(engine: Engine, script: str, **kw: Any) -> Any:
     return (await engine.execute(script, **kw)).value
+
+
+# ------------------------------------------------------------------ ZooKeeper (Debian's package) and
+# the partner API that job tests call; used by tests/jobs and tests/server
+
+@pytest.fixture(scope="session")
+def zookeeper():
+    server = LocalZooKeeper().start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def zk_hosts(zookeeper) -> str:
+    """Connection string of a namespace of its own (a chroot), so tests never meet."""
+    root = KazooClient(zookeeper.hosts)
+    root.start(10)
+    namespace = f"/test-{uuid.uuid4().hex[:12]}"
+    root.ensure_path(namespace)
+    root.stop()
+    root.close()
+    return zookeeper.hosts + namespace
+
+
+@pytest.fixture
+def zk(zk_hosts):
+    client = KazooClient(zk_hosts)
+    client.start(10)
+    yield client
+    client.stop()
+    client.close()
+
+
+@pytest.fixture
+def observer():
+    """A partner API counting its own concurrent calls per type (tests/jobs/observer.py)."""
+    from tests.jobs.observer import Observer
+    server = Observer().start()
+    yield server
+    server.stop()

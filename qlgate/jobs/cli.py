@@ -236,7 +236,9 @@ def _submit(args: argparse.Namespace, backend) -> int:
         raise UsageError(f"cannot read script {args.script}: {e.strerror}") from None
     variables = dict(parse_var(v) for v in args.var)
     types = args.types
-    if not types:
+    if not types and args.gateway:
+        types = None              # the gateway derives them from its own tables
+    elif not types:
         from ..cli import _default_config, _default_dir
         from ..config import Config
         from ..engine.engine import Engine

@@ -39,12 +39,14 @@ WORKER_NAME = "embedded"
 
 class LocalJobs:
     def __init__(self, path: str | Path, runner: JobRunner | None = None, *, slots: int = 4,
-                 max_queue: int = 100_000):
+                 max_queue: int = 100_000, poll_interval: float = 0.25):
         self.path = str(path)
         self.runner = runner
         self.slots = slots
         self.max_queue = max_queue
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.poll_interval = poll_interval     # other processes (gateway workers) submit and cancel too
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
         self._db.execute("pragma journal_mode=wal")
         self._db.execute("pragma synchronous=normal")
         self._db.executescript(SCHEMA)
@@ -123,7 +125,7 @@ class LocalJobs:
                     left = None if deadline is None else deadline - time.monotonic()
                     if left is not None and left <= 0:
                         raise TimeoutError(f"job {job_id} is still {job.state} after {timeout} s")
-                    self._changed.wait(left)
+                    self._changed.wait(self.poll_interval if left is None else min(left, self.poll_interval))
                 out.append(job)
         return out
 
@@ -207,8 +209,19 @@ class LocalJobs:
             self._timer.cancel()
             self._timer = None
         row = self._db.execute("select min(due) from jobs where state = ? and due > ?", (QUEUED, now)).fetchone()
-        if row[0] is not None and self._loop is not None:
-            self._timer = self._loop.call_later(max(0.0, row[0] - time.time()) + 0.001, self._schedule)
+        if self._loop is not None:
+            delay = self.poll_interval if row[0] is None else min(self.poll_interval, row[0] - time.time() + 0.001)
+            self._timer = self._loop.call_later(max(0.0, delay), self._schedule)
+        self._cancel_requested_runs()
+
+    def _cancel_requested_runs(self) -> None:
+        """Cancel requests written by another process reach the run here."""
+        if not self._tasks:
+            return
+        marks = ",".join("?" * len(self._tasks))
+        for job in self._select(f"where state = ? and id in ({marks})", (RUNNING, *self._tasks)):
+            if job.cancel_requested and not self._tasks[job.id].done():
+                self._tasks[job.id].cancel()
 
     async def _run(self, job: Job) -> None:
         error: str | None = None

@@ -28,6 +28,7 @@ from ..routes import Route, path_exists, select_route
 from ..values import MISSING, dump_json
 from . import pages
 from .console import add_console
+from .jobs_api import add_jobs_api
 from .policy import GatewayPolicy
 
 log = logging.getLogger("qlgate.server")
@@ -305,7 +306,9 @@ async def handle_route_page(request: web.Request) -> web.Response:
     return _json({"err": f"No such route {method} {path}"}, status=404)
 
 
-def build_app(engine: Engine, *, enable_q: bool = True, enable_console: bool = True) -> web.Application:
+def build_app(engine: Engine, *, enable_q: bool = True, enable_console: bool = True,
+              jobs: Any = None) -> web.Application:
+    """The gateway; with ``jobs`` (a job backend) also ``/jobs`` and ``/limits``."""
     policy = GatewayPolicy.from_config(engine.config.data, engine.tables.tables(), disable_q=not enable_q)
     app = web.Application(client_max_size=policy.max_body_bytes, middlewares=[errors_and_access_log])
     app[POLICY] = policy
@@ -330,6 +333,10 @@ def build_app(engine: Engine, *, enable_q: bool = True, enable_console: bool = T
     app.router.add_get("/route", handle_route_info)
     app.router.add_get("/routes/{method}/{path:.*}", handle_route_page)
     app.router.add_get("/health", handle_health)
+    if jobs is not None:
+        add_jobs_api(app, jobs, engine)
+        for path in ("/jobs", "/limits"):
+            app[OPTIONS]["builtin"][path] = "GET, POST" if path == "/jobs" else "GET"
     if enable_console and engine.config.data.get("enableConsole", True) is not False:
         add_console(app, adhoc_enabled=policy.adhoc_enabled)
     app.router.add_route("*", "/{tail:.*}", handle_route)
@@ -349,7 +356,7 @@ def settle_heap() -> None:
     gc.set_threshold(7000, 20, 20)
 
 
-def _run_worker(args: Any, config: Any, reuse_port: bool) -> None:
+def _run_worker(args: Any, config: Any, reuse_port: bool, index: int = 0) -> None:
     """One gateway process: engine, app and the HTTP server; SIGTERM drains in-flight requests."""
     from ..cli import _default_dir
     from ..loop import install
@@ -363,17 +370,49 @@ def _run_worker(args: Any, config: Any, reuse_port: bool) -> None:
                         config=effective)
         for problem in engine.problems:
             log.warning("%s", problem)
-        app = build_app(engine, enable_q=not args.disable_q, enable_console=not args.disable_console)
-        settle_heap()
+        jobs, stop_jobs = open_job_backend(args, engine, runs_jobs=index == 0)
+        app = build_app(engine, enable_q=not args.disable_q, enable_console=not args.disable_console, jobs=jobs)
+        app.on_cleanup.append(stop_jobs)
         if sandbox is not None:
             async def stop_sandbox(_: web.Application) -> None:
                 await sandbox.stop()
             app.on_cleanup.append(stop_sandbox)
+        settle_heap()
         return app
 
     install()
     web.run_app(make_app(), host=args.host, port=args.port, print=lambda *a: None, access_log=None,
                 reuse_port=reuse_port, shutdown_timeout=30)
+
+
+def open_job_backend(args: Any, engine: Engine, *, runs_jobs: bool) -> tuple[Any, Any]:
+    """``--zookeeper``: the cluster's backend (workers run the jobs). Otherwise the
+    embedded one, in SQLite (config ``jobs.database``); of several gateway
+    processes only the first runs jobs, the others take submissions."""
+    settings = engine.config.data.get("jobs") or {}
+    if getattr(args, "zookeeper", None):
+        from kazoo.client import KazooClient
+        from ..jobs.zk.client import ZkJobs
+        client = KazooClient(args.zookeeper, timeout=float(settings.get("sessionTimeout", 10)))
+        client.start(30)
+        jobs: Any = ZkJobs(client, max_queue=int(settings.get("maxQueue", 100_000)))
+
+        async def stop_zk(_: web.Application) -> None:
+            await asyncio.to_thread(jobs.close)
+            await asyncio.to_thread(client.stop)
+            client.close()
+        return jobs, stop_zk
+    from ..jobs.local import LocalJobs
+    from ..jobs.runner import EngineRunner
+    local = LocalJobs(settings.get("database", ".qlgate/jobs.sqlite"), EngineRunner(engine),
+                      slots=int(settings.get("slots", 4)), max_queue=int(settings.get("maxQueue", 100_000)))
+    if runs_jobs:
+        local.start(asyncio.get_running_loop())
+
+    async def stop_local(_: web.Application) -> None:
+        await local.stop()
+        local.close()
+    return local, stop_local
 
 
 def serve(args: Any) -> int:
@@ -404,7 +443,7 @@ def serve(args: Any) -> int:
             target=_run_emulator, args=(port,), name="qlgate-emulator", daemon=True)
         emulator.start()
     context = multiprocessing.get_context("fork")
-    procs = [context.Process(target=_run_worker, args=(args, config, True), name=f"qlgate-worker-{i}")
+    procs = [context.Process(target=_run_worker, args=(args, config, True, i), name=f"qlgate-worker-{i}")
              for i in range(workers)]
     for proc in procs:
         proc.start()

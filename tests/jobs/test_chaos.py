@@ -16,17 +16,10 @@ from pathlib import Path
 import pytest
 
 from qlgate.jobs.zk.client import ZkJobs
-from tests.jobs.observer import TABLES, Observer
+from tests.jobs.observer import TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION_S = 2.0
-
-
-@pytest.fixture
-def observer():
-    server = Observer().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -19,18 +19,11 @@ from qlgate.jobs.types import job_types
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.worker import Worker
-from tests.jobs.observer import TABLES, Observer
+from tests.jobs.observer import TABLES
 
 
 def call(kind: str, ms: int = 100, job: str = "x") -> str:
     return f'return select * from partner.{kind}.call where ms = "{ms}" and job = "{job}"'
-
-
-@pytest.fixture
-def observer():
-    server = Observer().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -1,0 +1,83 @@
+"""``qlgate jobs --gateway URL``: the same operations through a gateway's REST
+API (``/jobs``, ``/limits``), for hosts that cannot reach ZooKeeper."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from typing import Any, Iterable
+from urllib.parse import quote, urlencode
+
+from .model import Job, JobError, JobNotFound, QueueFull
+
+
+class GatewayJobs:
+    def __init__(self, base: str, *, timeout: float = 30):
+        self.base = base.rstrip("/")
+        self.timeout = timeout
+
+    def close(self) -> None:
+        pass
+
+    def _call(self, method: str, path: str, body: Any = None, timeout: float | None = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json", "Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            try:
+                message = json.loads(error.read()).get("err", error.reason)
+            except ValueError:
+                message = error.reason
+            if error.code == 404:
+                raise JobNotFound(message) from None
+            if error.code == 429:
+                raise QueueFull(message, retry_after=float(error.headers.get("Retry-After") or 1)) from None
+            failure = JobError(message)
+            failure.status = error.code
+            raise failure from None
+        except (urllib.error.URLError, OSError) as error:
+            raise JobError(f"cannot reach the gateway at {self.base}: {getattr(error, 'reason', error)}") from None
+
+    def submit(self, script: str, *, types: Iterable[str] | None = None, vars: dict[str, Any] | None = None,
+               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
+        body = {"script": script, "vars": vars or {}, "priority": priority, "not_before": not_before,
+                "max_attempts": max_attempts}
+        if types is not None:
+            body["types"] = list(types)
+        return self._call("POST", "/jobs", body)["id"]
+
+    def get(self, job_id: int) -> Job:
+        return Job.from_dict(self._call("GET", f"/jobs/{int(job_id)}"))
+
+    def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+        query = urlencode({k: v for k, v in (("state", state), ("limit", limit)) if v is not None})
+        return [Job.from_dict({"script": "", **j}) for j in self._call("GET", f"/jobs?{query}")]
+
+    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> list[Job]:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        out = []
+        for job_id in job_ids:
+            while True:
+                left = 30.0 if deadline is None else min(30.0, deadline - time.monotonic())
+                job = Job.from_dict(self._call("GET", f"/jobs/{int(job_id)}?wait={max(left, 0):.3f}",
+                                               timeout=left + 30))
+                if job.final:
+                    out.append(job)
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise TimeoutError(f"job {job_id} is still {job.state} after {timeout} s")
+        return out
+
+    def cancel(self, job_id: int) -> Job:
+        return Job.from_dict(self._call("DELETE", f"/jobs/{int(job_id)}"))
+
+    def set_limit(self, job_type: str, limit: int | None) -> None:
+        self._call("PUT", f"/limits/{quote(job_type, safe='')}", {"limit": limit})
+
+    def limits(self) -> dict[str, dict[str, Any]]:
+        return self._call("GET", "/limits")
