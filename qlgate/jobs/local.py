@@ -52,7 +52,8 @@ class LocalJobs:
         self._db.executescript(SCHEMA)
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
-        self._tasks: dict[int, asyncio.Task] = {}
+        self._tasks: dict[int, asyncio.Task] = {}         # job id → its run (bookkeeping included)
+        self._scripts: dict[int, asyncio.Future] = {}     # job id → the script, the part a cancel stops
         self._in_use: Counter[str] = Counter()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -138,9 +139,8 @@ class LocalJobs:
             elif job.state == RUNNING:
                 job.cancel_requested = True
                 self._save(job)
-                task = self._tasks.get(job.id)
-                if task is not None and self._loop is not None:
-                    self._loop.call_soon_threadsafe(task.cancel)
+                if self._loop is not None:
+                    self._loop.call_soon_threadsafe(self._cancel_run, job.id)
         return job
 
     def set_limit(self, job_type: str, limit: int | None) -> None:
@@ -216,23 +216,28 @@ class LocalJobs:
 
     def _cancel_requested_runs(self) -> None:
         """Cancel requests written by another process reach the run here."""
-        if not self._tasks:
+        if not self._scripts:
             return
-        marks = ",".join("?" * len(self._tasks))
-        for job in self._select(f"where state = ? and id in ({marks})", (RUNNING, *self._tasks)):
-            if job.cancel_requested and not self._tasks[job.id].done():
-                self._tasks[job.id].cancel()
+        marks = ",".join("?" * len(self._scripts))
+        for job in self._select(f"where state = ? and id in ({marks})", (RUNNING, *self._scripts)):
+            if job.cancel_requested:
+                self._cancel_run(job.id)
 
     async def _run(self, job: Job) -> None:
         error: str | None = None
         result: Any = None
         cancelled = False
+        script_started = time.time()
+        script = self._scripts[job.id] = asyncio.ensure_future(self.runner(job))
+        if self.get(job.id).cancel_requested:       # asked for before the run got going
+            script.cancel()
         try:
-            result = await self.runner(job)
+            result = await script
         except asyncio.CancelledError:
             if self._loop is None:          # stopping: leave it running on record, re-run after restart
                 self._in_use.subtract(job.types)
                 self._tasks.pop(job.id, None)
+                self._scripts.pop(job.id, None)
                 raise
             cancelled, error = True, "cancelled while running"
         except Exception as e:  # the job's failure, recorded on its attempt
@@ -241,6 +246,7 @@ class LocalJobs:
             current = self.get(job.id)
             if current.cancel_requested and error is None:
                 cancelled, error = True, "cancelled while running"
+            current.attempts[-1].script_started, current.attempts[-1].script_ended = script_started, time.time()
             finish_attempt(current, error, cancelled=cancelled)
             if error is None:
                 current.state, current.result, current.ended = DONE, result, time.time()
@@ -249,8 +255,14 @@ class LocalJobs:
             self._save(current)
             self._in_use.subtract(job.types)
             self._tasks.pop(job.id, None)
+            self._scripts.pop(job.id, None)
             self._changed.notify_all()
         self._schedule()
+
+    def _cancel_run(self, job_id: int) -> None:
+        script = self._scripts.get(job_id)
+        if script is not None:
+            script.cancel()
 
     # ------------------------------------------------------------------ storage
     def _select(self, where: str, params: tuple) -> list[Job]:

@@ -35,9 +35,11 @@ class QueueFull(JobError):
 class Attempt:
     run: int
     worker: str
-    started: float
-    ended: float | None = None
+    started: float                    # let through the gate
+    ended: float | None = None        # outcome recorded, slots freed
     error: str | None = None
+    script_started: float | None = None   # the script itself, on the worker: the rest is bookkeeping
+    script_ended: float | None = None
 
 
 @dataclass

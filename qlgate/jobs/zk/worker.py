@@ -130,8 +130,9 @@ class Worker:
             self._running.pop(name, None)
             return
         job = Job.from_dict(decode(data))
-        task = asyncio.ensure_future(self.runner(job))
-        watcher = _CancelWatch(self, job_id, task)
+        watcher = _CancelWatch(self, job_id, None)
+        script_started = time.time()
+        task = watcher.task = asyncio.ensure_future(self.runner(job))
         await loop.run_in_executor(None, watcher.arm)
         result: Any = None
         error: str | None = None
@@ -144,9 +145,11 @@ class Worker:
             error = f"{type(e).__name__}: {e}"
         finally:
             watcher.disarm()
-        await loop.run_in_executor(None, self._finish, name, info, result, error, cancelled)
+        timing = (script_started, time.time())
+        await loop.run_in_executor(None, self._finish, name, info, result, error, cancelled, timing)
 
-    def _finish(self, name: str, info: dict[str, Any], result: Any, error: str | None, cancelled: bool) -> None:
+    def _finish(self, name: str, info: dict[str, Any], result: Any, error: str | None, cancelled: bool,
+                timing: tuple[float, float]) -> None:
         job_id, run = parse_run_name(name)
         lay = self.layout
         try:
@@ -160,6 +163,7 @@ class Worker:
                     return                      # taken back from us: the outcome no longer counts
                 if job.cancel_requested and error is None:
                     cancelled, error = True, "cancelled while running"
+                job.attempts[-1].script_started, job.attempts[-1].script_ended = timing
                 finish_attempt(job, error, cancelled=cancelled)
                 if error is None:
                     job.state, job.result, job.ended = DONE, result, time.time()
@@ -187,7 +191,7 @@ class Worker:
 class _CancelWatch:
     """Cancels the running task when the job's record asks for it."""
 
-    def __init__(self, worker: Worker, job_id: int, task: asyncio.Future):
+    def __init__(self, worker: Worker, job_id: int, task: asyncio.Future | None):
         self.worker, self.job_id, self.task = worker, job_id, task
         self.loop = asyncio.get_running_loop()     # made on the loop, armed from a thread
         self.armed = True
