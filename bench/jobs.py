@@ -1,20 +1,34 @@
 """Job backend benchmarks (issue 5), against a real ZooKeeper from the Debian
-package started on a free loopback port:
+package started on a free loopback port and the eBay emulator answering every
+call after 50 ms:
 
-    python bench/jobs.py [--processes 4] [--batch 10000] [--seconds 3]
+    python bench/jobs.py [--jobs 1000] [--workers 4] [--processes 4] [--batch 10000] [--seconds 3]
 
-ID allocation: N processes draw ids through ``IdAllocator.next_id()`` as fast
-as they can for the given time (target: at least 1,000,000 ids/s in total
-with batches of 10,000 across 4 processes), and every id handed out is
-checked for duplicates.
+1. 1,000 jobs over 4 types with limits 10, 5, 20 and 50, run by 4 ``qlgate
+   worker`` processes: jobs/s; the highest concurrency per type seen in the
+   job records (it must equal the limit); scheduling overhead — time a job
+   waited while a slot of its type was free, plus the bookkeeping around its
+   script — as a share of total job time (target < 5%); and the time from a
+   slot's release to the next waiting job's script starting (target p50 < 50 ms).
+2. Limiter failover: the master worker killed with SIGKILL; the time until a
+   standby is master (target: session timeout + 1 s).
+3. ID allocation: N processes draw ids through ``IdAllocator.next_id()`` as
+   fast as they can (target: ≥ 1,000,000 ids/s with batches of 10,000 across 4
+   processes); every id handed out is checked for duplicates.
 """
 
 from __future__ import annotations
 
 import argparse
+import heapq
 import logging
 import multiprocessing
+import os
+import signal
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,7 +37,137 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kazoo.client import KazooClient  # noqa: E402
 
 from qlgate.jobs.ids import IdAllocator  # noqa: E402
+from qlgate.jobs.model import Job  # noqa: E402
+from qlgate.jobs.zk.client import ZkJobs  # noqa: E402
 from qlgate.jobs.zkserver import LocalZooKeeper  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMITS = {"partner.t10": 10, "partner.t5": 5, "partner.t20": 20, "partner.t50": 50}
+# one emulated eBay call per job (the emulator answers after 50 ms)
+SCRIPT = 'return select Item.Title from ebay.shopping.GetSingleItem where ItemID = "230851234561"'
+SESSION_S = 4.0
+
+
+def start_emulator(work: Path) -> subprocess.Popen:
+    config = work / "ebay.json"
+    proc = subprocess.Popen([sys.executable, "-m", "qlgate", "sandbox", "--port", "0", "--latency", "50",
+                             "--write-config", str(config)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stderr.readline()          # "eBay emulator on …": the config is written
+    return proc
+
+
+def start_worker(hosts: str, name: str, config: Path, slots: int) -> subprocess.Popen:
+    log = open(config.parent / f"{name}.log", "wb")    # kept beside the run's files for a look afterwards
+    return subprocess.Popen([sys.executable, "-m", "qlgate", "worker", "--zookeeper", hosts, "--config",
+                             str(config), "--slots", str(slots), "--name", name, "--session-timeout",
+                             str(SESSION_S), "--log-level", os.environ.get("QLGATE_BENCH_LOG", "warning"),
+                             "--no-limiter"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+
+
+def start_limiter(hosts: str, name: str, work: Path) -> subprocess.Popen:
+    log = open(work / f"{name}.log", "wb")
+    return subprocess.Popen([sys.executable, "-m", "qlgate", "limiter", "--zookeeper", hosts, "--name", name,
+                             "--session-timeout", str(SESSION_S), "--log-level",
+                             os.environ.get("QLGATE_BENCH_LOG", "warning")],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+
+
+def analyse(jobs: list[Job], opened: float) -> dict:
+    """Concurrency, overhead and release→start latency, from the job records. The
+    queue was full when the gates opened at ``opened``: a job's time in the
+    system counts from then; its overhead is the time it waited while a slot of
+    its type was free, plus the bookkeeping around its script."""
+    peak, overhead, busy, handoffs, to_grant, to_script = {}, 0.0, 0.0, [], [], []
+    for job_type, limit in LIMITS.items():
+        runs = sorted((j for j in jobs if j.types == [job_type]), key=lambda j: j.attempts[-1].started)
+        events = sorted([(j.attempts[-1].started, 1) for j in runs] + [(j.attempts[-1].ended, -1) for j in runs],
+                        key=lambda e: (e[0], e[1]))
+        level = top = 0
+        for _, step in events:
+            level += step
+            top = max(top, level)
+        peak[job_type] = top
+        releases: list[float] = []      # end times of the runs holding the type's slots
+        for job in runs:
+            a = job.attempts[-1]
+            if len(releases) < limit:
+                free_at, released = opened, None
+            else:
+                released = heapq.heappop(releases)
+                free_at = max(opened, released)
+            heapq.heappush(releases, a.ended)
+            overhead += max(0.0, a.started - free_at)                                  # queued with a slot free
+            overhead += (a.script_started - a.started) + (a.ended - a.script_ended)    # bookkeeping
+            busy += a.ended - opened
+            if released is not None:
+                handoffs.append(a.script_started - released)
+                to_grant.append(a.started - released)
+                to_script.append(a.script_started - a.started)
+    return {"peak": peak, "overhead_share": overhead / busy, "overhead_ms": overhead / len(jobs) * 1000, "handoff_p50": statistics.median(handoffs),
+            "handoff_p99": sorted(handoffs)[int(len(handoffs) * 0.99)],
+            "to_grant_p50": statistics.median(to_grant), "to_script_p50": statistics.median(to_script)}
+
+
+def bench_jobs(zookeeper: LocalZooKeeper, count: int, workers: int) -> None:
+    work = Path(tempfile.mkdtemp(prefix="qlgate-bench-jobs-"))
+    print(f"worker logs: {work}/w*.log")
+    emulator = start_emulator(work)
+    slots = -(-sum(LIMITS.values()) // workers) + 2
+    procs = [start_worker(zookeeper.hosts, f"w{i}", work / "ebay.json", slots) for i in range(workers)]
+    limiters = [start_limiter(zookeeper.hosts, f"l{i}", work) for i in range(2)]   # a master and a standby
+    client = KazooClient(zookeeper.hosts)
+    client.start(10)
+    jobs = ZkJobs(client, id_batch=1000)
+    try:
+        for job_type in LIMITS:
+            jobs.set_limit(job_type, 0)           # the queue fills first; opening the gates starts the clock
+        while len(jobs.workers()) < workers or jobs.master() is None:
+            time.sleep(0.05)
+        types = list(LIMITS)
+        submit_from = time.time()
+        ids = [jobs.submit(SCRIPT, types=[types[i % len(types)]]) for i in range(count)]
+        submitted = time.time() - submit_from
+        started = time.time()
+        for job_type, limit in LIMITS.items():
+            jobs.set_limit(job_type, limit)
+        done = jobs.wait(ids, timeout=600)
+        elapsed = max(j.ended for j in done) - started
+        states = {s: sum(1 for j in done if j.state == s) for s in {j.state for j in done}}
+        figures = analyse(done, started)
+        print(f"{count} jobs over {len(LIMITS)} types, {workers} workers × {slots} slots, 50 ms eBay emulator: "
+              f"2 limiter processes; {states} in {elapsed:.2f} s = {count / elapsed:.0f} jobs/s (submitting them took {submitted:.2f} s)")
+        for job_type, limit in LIMITS.items():
+            mark = "ok" if figures["peak"][job_type] == limit else "MISMATCH"
+            print(f"  {job_type}: limit {limit}, highest concurrency seen {figures['peak'][job_type]} ({mark})")
+        print(f"  scheduling overhead: {figures['overhead_share']:.2%} of total job time (target < 5%); "
+              f"{figures['overhead_ms']:.1f} ms per job")
+        print(f"  slot release → next job's script start: p50 {figures['handoff_p50'] * 1000:.1f} ms, "
+              f"p99 {figures['handoff_p99'] * 1000:.1f} ms (target p50 < 50 ms); of which release → granted "
+              f"p50 {figures['to_grant_p50'] * 1000:.1f} ms, granted → script p50 {figures['to_script_p50'] * 1000:.1f} ms")
+        bench_failover(jobs, limiters)
+    finally:
+        jobs.close()
+        client.stop()
+        for proc in procs + limiters + [emulator]:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in procs + limiters + [emulator]:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def bench_failover(jobs: ZkJobs, limiters: list[subprocess.Popen]) -> None:
+    master = jobs.master()
+    victim = limiters[int(master[1:])]
+    os.kill(victim.pid, signal.SIGKILL)
+    killed = time.time()
+    while jobs.master() in (master, None):
+        time.sleep(0.005)
+    print(f"limiter failover: master {master} killed; {jobs.master()} took over in {time.time() - killed:.2f} s "
+          f"(session timeout {SESSION_S:.0f} s; target ≤ {SESSION_S + 1:.0f} s)")
 
 
 def draw_ids(hosts: str, batch: int, seconds: float, start_at: float, queue) -> None:
@@ -77,13 +221,17 @@ def bench_ids(hosts: str, processes: int, batch: int, seconds: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--jobs", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--batch", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=3)
     args = parser.parse_args()
     logging.getLogger("kazoo").setLevel(logging.ERROR)   # the server stopping at the end is expected
-    print(f"command: python bench/jobs.py --processes {args.processes} --batch {args.batch} --seconds {args.seconds}")
-    with LocalZooKeeper() as zookeeper:
+    print(f"command: python bench/jobs.py --jobs {args.jobs} --workers {args.workers} --processes {args.processes} "
+          f"--batch {args.batch} --seconds {args.seconds}")
+    with LocalZooKeeper(max_session_ms=60_000) as zookeeper:
+        bench_jobs(zookeeper, args.jobs, args.workers)
         bench_ids(zookeeper.hosts, args.processes, args.batch, args.seconds)
 
 

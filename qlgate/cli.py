@@ -270,6 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "worker":
             from .jobs.cli import run_worker
             return run_worker(args)
+        if args.command == "limiter":
+            from .jobs.cli import run_limiter
+            return run_limiter(args)
         if args.command == "jobs":
             from .jobs.cli import run_jobs
             return run_jobs(args)

@@ -33,6 +33,7 @@ from .layout import Layout, decode, encode, parse_run_name, run_name
 
 log = logging.getLogger("qlgate.jobs.limiter")
 RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
+AUDIT_S = 5.0            # how often every slot is checked against live workers
 
 
 @dataclass
@@ -41,6 +42,7 @@ class _View:
     limits: dict[str, int] = field(default_factory=dict)
     slots_used: dict[str, int] = field(default_factory=dict)
     workers: dict[str, int] = field(default_factory=dict)          # live worker → free slots
+    live: list[str] = field(default_factory=list)
     queue: list[str] = field(default_factory=list)
 
 
@@ -57,6 +59,9 @@ class Limiter:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._entry_types: dict[str, list[str]] = {}
+        self._type_dirs: set[str] = set()
+        self._last_audit = 0.0
+        self._last_live: frozenset | None = None
         self._thread = threading.Thread(target=self._main, name=f"limiter-{name}", daemon=True)
         client.add_listener(self._on_state)
 
@@ -105,6 +110,8 @@ class Limiter:
     def _elected(self) -> bool:
         if self.client.state != KazooState.CONNECTED:
             return False
+        if self.is_master.is_set() and self.node is not None:
+            return True      # nobody deletes our node; losing the session clears both (see _on_state)
         if self.node is None or self.client.exists(self.node) is None:
             self.node = self.client.create(f"{self.layout.election}/n-", encode({"name": self.name}),
                                            ephemeral=True, sequence=True)
@@ -125,34 +132,54 @@ class Limiter:
 
     # ------------------------------------------------------------------ decisions
     def _read(self) -> _View:
+        """Everything a decision needs, read with pipelined requests (a cycle costs a
+        few round trips, not one per node), each with a watch that wakes us on change."""
         c, lay, view = self.client, self.layout, _View()
-        for job_type in c.get_children(lay.limits, watch=self.wake):
-            try:
-                view.limits[job_type] = decode(c.get(lay.limit(job_type), watch=self.wake)[0])
-            except NoNodeError:
-                pass
-        for job_type in c.get_children(lay.running_root, watch=self.wake):
-            view.slots_used[job_type] = len(c.get_children(lay.running(job_type), watch=self.wake))
-        live = c.get_children(lay.workers, watch=self.wake)
-        for worker in live:
-            try:
-                info = decode(c.get(lay.worker(worker))[0])
-            except NoNodeError:
+        limit_names = c.get_children_async(lay.limits, watch=self.wake)
+        type_names = c.get_children_async(lay.running_root, watch=self.wake)
+        live = c.get_children_async(lay.workers, watch=self.wake)
+        queue = c.get_children_async(lay.queue, watch=self.wake)
+        limits = [(t, c.get_async(lay.limit(t), watch=self.wake)) for t in limit_names.get()]
+        used = [(t, c.get_children_async(lay.running(t), watch=self.wake)) for t in type_names.get()]
+        view.live = live.get()
+        workers = [(w, c.get_async(lay.worker(w)), c.get_children_async(lay.assignments(w), watch=self.wake))
+                   for w in view.live]
+        for job_type, result in limits:
+            value = _value_or_none(result)
+            if value is not None:
+                view.limits[job_type] = decode(value[0])
+        for job_type, result in used:
+            value = _value_or_none(result)
+            view.slots_used[job_type] = len(value) if value is not None else 0
+        for worker, info, assigned in workers:
+            info, assigned = _value_or_none(info), _value_or_none(assigned)
+            if info is None:
                 continue
-            c.ensure_path(lay.assignments(worker))
-            busy = len(c.get_children(lay.assignments(worker), watch=self.wake))
-            view.workers[worker] = max(0, int(info.get("slots", 1)) - busy)
-        view.queue = sorted(c.get_children(lay.queue, watch=self.wake))
+            if assigned is None:
+                c.ensure_path(lay.assignments(worker))
+                assigned = []
+            view.workers[worker] = max(0, int(decode(info[0]).get("slots", 1)) - len(assigned))
+        view.queue = sorted(queue.get())
         return view
 
     def _cycle(self) -> None:
-        self._reclaim_lost_runs()
+        began = now = time.time()
         view = self._read()
-        now = time.time()
+        live = frozenset(view.live)
+        audit = now - self._last_audit > AUDIT_S
+        if live != self._last_live or audit:
+            # a worker left (or it is time to audit): take its runs back before granting more
+            self._last_live = live
+            if audit:
+                self._last_audit = now
+            if self._reclaim_lost_runs(live, audit=audit):
+                view = self._read()
+        self._learn_types([e for e in view.queue if e not in self._entry_types])
         blocked_types: set[str] = set()
+        plan: list[tuple[str, int, list[str], str]] = []
         for entry in view.queue:
             if not any(view.workers.values()):
-                return
+                break
             priority, due, job_id = parse_queue_key(entry)
             if due > now:
                 continue
@@ -163,16 +190,29 @@ class Limiter:
             # within a type, jobs start in queue order
             if any(t in blocked_types for t in types):
                 continue
-            full = [t for t in types if view.limits.get(t) is not None
-                    and view.slots_used.get(t, 0) >= view.limits[t]]
-            if full:
+            if any(t in view.limits and view.slots_used.get(t, 0) >= view.limits[t] for t in types):
                 blocked_types.update(types)
                 continue
             worker = max(view.workers, key=lambda w: view.workers[w])
-            if self._grant(entry, job_id, types, worker):
-                view.workers[worker] -= 1
-                for t in types:
-                    view.slots_used[t] = view.slots_used.get(t, 0) + 1
+            plan.append((entry, job_id, types, worker))
+            view.workers[worker] -= 1
+            for t in types:
+                view.slots_used[t] = view.slots_used.get(t, 0) + 1
+        if plan:
+            self._grant(plan)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("cycle: %d queued, %d granted in %.1f ms", len(view.queue), len(plan),
+                      (time.time() - began) * 1000)
+
+    def _learn_types(self, entries: list[str]) -> None:
+        """The types of queue entries not seen before, read in one pipelined batch."""
+        if len(self._entry_types) + len(entries) > 200_000:
+            self._entry_types.clear()
+        pending = [(e, self.client.get_async(f"{self.layout.queue}/{e}")) for e in entries]
+        for entry, result in pending:
+            value = _value_or_none(result)
+            if value is not None:
+                self._entry_types[entry] = decode(value[0])["types"]
 
     def _types_of(self, entry: str) -> list[str] | None:
         types = self._entry_types.get(entry)
@@ -186,55 +226,74 @@ class Limiter:
             self._entry_types[entry] = types
         return types
 
-    def _grant(self, entry: str, job_id: int, types: list[str], worker: str) -> bool:
-        lay = self.layout
-        try:
-            data, stat = self.client.get(lay.job(job_id))
-        except NoNodeError:
-            return False
-        job = Job.from_dict(decode(data))
-        if job.state != QUEUED:
-            return False
-        job.run += 1
-        job.state = RUNNING
-        job.started = time.time()
-        job.attempts.append(Attempt(run=job.run, worker=worker, started=job.started))
-        name = run_name(job.id, job.run)
-        for t in types:
-            self.client.ensure_path(lay.running(t))
-        tx = self.client.transaction()
-        tx.check(self.node, 0)                              # still the master (our session lives)
-        tx.delete(f"{lay.queue}/{entry}")
-        for t in types:
-            tx.create(f"{lay.running(t)}/{name}", encode({"worker": worker}))
-        tx.create(f"{lay.assignments(worker)}/{name}", encode({"id": job.id, "run": job.run, "types": types}))
-        tx.set_data(lay.job(job.id), encode(job.to_dict()), version=stat.version)
-        try:
-            _commit(tx)
-        except (BadVersionError, NoNodeError, NodeExistsError) as e:
-            log.info("grant of job %s lost a race (%s); reading again", job.id, type(e).__name__)
-            self._wake.set()
-            return False
-        self._entry_types.pop(entry, None)
-        self.grants += 1
-        return True
+    def _grant(self, plan: list[tuple[str, int, list[str], str]]) -> None:
+        """Let the planned runs through, each in one transaction, all pipelined."""
+        lay, c = self.layout, self.client
+        for _, _, types, _ in plan:
+            for t in types:
+                if t not in self._type_dirs:
+                    c.ensure_path(lay.running(t))
+                    self._type_dirs.add(t)
+        records = [(item, c.get_async(lay.job(item[1]))) for item in plan]
+        commits = []
+        for (entry, job_id, types, worker), result in records:
+            value = _value_or_none(result)
+            if value is None:
+                continue
+            job = Job.from_dict(decode(value[0]))
+            if job.state != QUEUED:
+                continue
+            job.run += 1
+            job.state = RUNNING
+            job.started = time.time()
+            job.attempts.append(Attempt(run=job.run, worker=worker, started=job.started))
+            name = run_name(job.id, job.run)
+            record = job.to_dict()
+            tx = c.transaction()
+            tx.check(self.node, 0)                              # still the master (our session lives)
+            tx.delete(f"{lay.queue}/{entry}")
+            for t in types:
+                tx.create(f"{lay.running(t)}/{name}", encode({"worker": worker}))
+            # the run carries the record (and the version our write gives it): the worker starts at once
+            tx.create(f"{lay.assignments(worker)}/{name}",
+                      encode({"id": job.id, "run": job.run, "types": types, "job": record,
+                              "version": value[1].version + 1}))
+            tx.set_data(lay.job(job.id), encode(record), version=value[1].version)
+            commits.append((entry, job.id, tx.commit_async()))
+        for entry, job_id, pending in commits:
+            try:
+                results = pending.get()
+            except (ConnectionLoss, SessionExpiredError):
+                raise
+            failure = next((r for r in results if isinstance(r, Exception)
+                            and type(r).__name__ != "RolledBackError"), None)
+            if failure is not None:
+                log.info("grant of job %s lost a race (%s); reading again", job_id, type(failure).__name__)
+                self._wake.set()
+                continue
+            self._entry_types.pop(entry, None)
+            self.grants += 1
 
-    def _reclaim_lost_runs(self) -> None:
+    def _reclaim_lost_runs(self, live: frozenset, audit: bool) -> bool:
         """Runs held by workers whose session has ended go back to the queue (or fail
-        after their last attempt). A live worker is never second-guessed, however slow."""
+        after their last attempt). A live worker is never second-guessed, however slow.
+        True when something was taken back."""
         lay = self.layout
-        live = set(self.client.get_children(lay.workers))
+        reclaimed = False
         for worker in self.client.get_children(lay.assign_root):
             if worker in live:
                 continue
             for name in self.client.get_children(lay.assignments(worker)):
                 self.release(worker, name, error=f"worker {worker} was lost (its session ended)")
+                reclaimed = True
             try:
                 self.client.delete(lay.assignments(worker))
             except Exception:
                 pass
-        # slots whose run has no assignment any more (cannot happen through our
-        # transactions; reconciled anyway so a count can never drift)
+        if not audit:
+            return reclaimed
+        # now and then: slots whose run has no assignment (our transactions never leave
+        # one behind; audited anyway so that a count can never drift)
         for job_type in self.client.get_children(lay.running_root):
             for name in self.client.get_children(lay.running(job_type)):
                 try:
@@ -244,8 +303,10 @@ class Limiter:
                 if holder not in live and self.client.exists(f"{lay.assignments(holder)}/{name}") is None:
                     try:
                         self.client.delete(f"{lay.running(job_type)}/{name}")
+                        reclaimed = True
                     except NoNodeError:
                         pass
+        return reclaimed
 
     def release(self, worker: str, name: str, *, error: str) -> None:
         lay = self.layout
@@ -272,3 +333,11 @@ class Limiter:
             log.warning("job %s run %s: %s", job_id, run, error)
         except (BadVersionError, NoNodeError, NodeExistsError):
             self._wake.set()
+
+
+def _value_or_none(result):
+    """The value of an async read, or None when the node has gone meanwhile."""
+    try:
+        return result.get()
+    except NoNodeError:
+        return None

@@ -13,13 +13,13 @@ import os
 import socket
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Coroutine
 
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
-from ..model import CANCELLED, DONE, QUEUED, RUNNING, Job, finish_attempt, queue_key
+from ..model import DONE, QUEUED, RUNNING, Job, finish_attempt, queue_key
 from .client import _commit
 from .layout import Layout, decode, encode, parse_run_name
 
@@ -41,6 +41,8 @@ class Worker:
         self.loop = loop
         self._own_loop = loop is None
         self._running: dict[str, Future] = {}
+        # finishing a run blocks on ZooKeeper: one thread per slot, so finishes never queue
+        self._pool = ThreadPoolExecutor(max_workers=slots + 1, thread_name_prefix=f"finish-{self.name}")
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._main, name=f"worker-{self.name}", daemon=True)
@@ -77,6 +79,7 @@ class Worker:
                 asyncio.run_coroutine_threadsafe(close(), self.loop).result(5)
             except Exception:
                 pass
+        self._pool.shutdown(wait=False)
         if self._own_loop and self.loop is not None:
             self.loop.call_soon_threadsafe(self.loop.stop)
 
@@ -111,29 +114,28 @@ class Worker:
 
     def _take_new_runs(self) -> None:
         path = self.layout.assignments(self.name)
-        self.client.ensure_path(path)
-        for name in sorted(self.client.get_children(path, watch=lambda _e: self._wake.set())):
-            if name in self._running:
-                continue
+        try:
+            names = self.client.get_children(path, watch=lambda _e: self._wake.set())
+        except NoNodeError:
+            self.client.ensure_path(path)
+            return self._wake.set()
+        new = [(n, self.client.get_async(f"{path}/{n}")) for n in sorted(names) if n not in self._running]
+        for name, pending in new:
             try:
-                info = decode(self.client.get(f"{path}/{name}")[0])
+                info = decode(pending.get()[0])
             except NoNodeError:
                 continue
             self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self.loop)
 
     async def _run(self, name: str, info: dict[str, Any]) -> None:
-        job_id, run = parse_run_name(name)
+        """The run's record came with it: the script starts at once; the cancel
+        watch is set up beside it."""
+        job = Job.from_dict(info["job"])
         loop = asyncio.get_running_loop()
-        try:
-            data, _ = await loop.run_in_executor(None, self.client.get, self.layout.job(job_id))
-        except NoNodeError:
-            self._running.pop(name, None)
-            return
-        job = Job.from_dict(decode(data))
-        watcher = _CancelWatch(self, job_id, None)
+        watcher = _CancelWatch(self, job.id, None)
         script_started = time.time()
         task = watcher.task = asyncio.ensure_future(self.runner(job))
-        await loop.run_in_executor(None, watcher.arm)
+        watcher.arm()
         result: Any = None
         error: str | None = None
         cancelled = False
@@ -146,41 +148,45 @@ class Worker:
         finally:
             watcher.disarm()
         timing = (script_started, time.time())
-        await loop.run_in_executor(None, self._finish, name, info, result, error, cancelled, timing)
+        await loop.run_in_executor(self._pool, self._finish, name, info, result, error, cancelled, timing)
 
     def _finish(self, name: str, info: dict[str, Any], result: Any, error: str | None, cancelled: bool,
                 timing: tuple[float, float]) -> None:
         job_id, run = parse_run_name(name)
         lay = self.layout
+        # first try with the record and version the grant gave us: no read on the way out
+        job, version = Job.from_dict(info["job"]), info.get("version")
         try:
             while True:
-                try:
-                    data, stat = self.client.get(lay.job(job_id))
-                except NoNodeError:
-                    return
-                job = Job.from_dict(decode(data))
+                if version is None:
+                    try:
+                        data, stat = self.client.get(lay.job(job_id))
+                    except NoNodeError:
+                        return
+                    job, version = Job.from_dict(decode(data)), stat.version
                 if job.state != RUNNING or job.run != run:
                     return                      # taken back from us: the outcome no longer counts
-                if job.cancel_requested and error is None:
-                    cancelled, error = True, "cancelled while running"
+                outcome_error, outcome_cancelled = error, cancelled
+                if job.cancel_requested and outcome_error is None:
+                    outcome_cancelled, outcome_error = True, "cancelled while running"
                 job.attempts[-1].script_started, job.attempts[-1].script_ended = timing
-                finish_attempt(job, error, cancelled=cancelled)
-                if error is None:
+                finish_attempt(job, outcome_error, cancelled=outcome_cancelled)
+                if outcome_error is None:
                     job.state, job.result, job.ended = DONE, result, time.time()
                 tx = self.client.transaction()
                 tx.delete(f"{lay.assignments(self.name)}/{name}")     # fails if the run was taken back
                 for t in info["types"]:
                     tx.delete(f"{lay.running(t)}/{name}")
-                tx.set_data(lay.job(job_id), encode(job.to_dict()), version=stat.version)
+                tx.set_data(lay.job(job_id), encode(job.to_dict()), version=version)
                 if job.state == QUEUED:
                     tx.create(f"{lay.queue}/{queue_key(job.priority, time.time(), job.id)}",
                               encode({"types": job.types}))
                 try:
                     _commit(tx)
-                    log.info("job %s run %s: %s", job_id, run, job.state if job.state != CANCELLED else "cancelled")
+                    log.info("job %s run %s: %s", job_id, run, job.state)
                     return
                 except BadVersionError:
-                    continue                    # a cancel request landed meanwhile: read again
+                    version = None              # a cancel request landed meanwhile: read again
                 except NoNodeError:
                     return
         finally:
@@ -197,18 +203,20 @@ class _CancelWatch:
         self.armed = True
 
     def arm(self) -> None:
-        if not self.armed:
-            return
+        """Read the record with a watch, without blocking: the answer arrives on kazoo's thread."""
+        if self.armed:
+            self.worker.client.get_async(self.worker.layout.job(self.job_id), watch=self._changed).rawlink(self._read)
+
+    def _read(self, result) -> None:
         try:
-            data, _ = self.worker.client.get(self.worker.layout.job(self.job_id), watch=self._changed)
-        except NoNodeError:
+            data, _ = result.get()
+        except Exception:   # the record is gone, or the session is: nothing to cancel here
             return
-        if decode(data).get("cancel_requested"):
+        if self.armed and decode(data).get("cancel_requested"):
             self.loop.call_soon_threadsafe(self.task.cancel)
 
     def _changed(self, _event: object) -> None:
-        if self.armed:
-            threading.Thread(target=self.arm, daemon=True).start()   # never block kazoo's event thread
+        self.arm()
 
     def disarm(self) -> None:
         self.armed = False
