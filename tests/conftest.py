@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
 import uuid
 import zlib
 from dataclasses import dataclass, field
@@ -160,6 +161,19 @@ def engine_for(upstream, make_engine):
 
 async def run(engine: Engine, script: str, **kw: Any) -> Any:
     return (await engine.execute(script, **kw)).value
+
+
+@pytest.fixture(scope="session", autouse=True)
+def jobs_database(tmp_path_factory):
+    """Gateways started by tests keep their embedded job database out of the checkout."""
+    path = tmp_path_factory.mktemp("jobs") / "jobs.sqlite"
+    previous = os.environ.get("QLGATE_JOBS_DATABASE")
+    os.environ["QLGATE_JOBS_DATABASE"] = str(path)
+    yield path
+    if previous is None:
+        os.environ.pop("QLGATE_JOBS_DATABASE", None)
+    else:
+        os.environ["QLGATE_JOBS_DATABASE"] = previous
 
 
 # ------------------------------------------------------------------ ZooKeeper (Debian's package) and

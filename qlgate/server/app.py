@@ -404,7 +404,8 @@ def open_job_backend(args: Any, engine: Engine, *, runs_jobs: bool) -> tuple[Any
         return jobs, stop_zk
     from ..jobs.local import LocalJobs
     from ..jobs.runner import EngineRunner
-    local = LocalJobs(settings.get("database", ".qlgate/jobs.sqlite"), EngineRunner(engine),
+    database = settings.get("database") or os.environ.get("QLGATE_JOBS_DATABASE") or ".qlgate/jobs.sqlite"
+    local = LocalJobs(database, EngineRunner(engine),
                       slots=int(settings.get("slots", 4)), max_queue=int(settings.get("maxQueue", 100_000)))
     if runs_jobs:
         local.start(asyncio.get_running_loop())

@@ -209,6 +209,35 @@ def test_browse_routes_and_try_one(console: Page):
     screenshot(console, "console-route.png")
 
 
+def test_the_jobs_view_shows_types_against_their_limits_workers_and_jobs(console: Page, gateway: str):
+    def http(method: str, path: str, body) -> dict:
+        request = urllib.request.Request(gateway + path, data=json.dumps(body).encode(), method=method,
+                                         headers={"Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(request).read())
+    http("PUT", "/limits/ebay.shopping", {"limit": 2})
+    script = 'return select Item.Title from ebay.shopping.GetSingleItem where ItemID = "230851234561"'
+    done = [http("POST", "/jobs", {"script": script})["id"] for _ in range(2)]
+    http("POST", "/jobs", {"script": script, "not_before": "+1h"})
+    for job_id in done:
+        assert json.loads(urllib.request.urlopen(f"{gateway}/jobs/{job_id}?wait=20").read())["state"] == "done"
+    console.click("#jobs-tab")
+    view = console.locator("#jobs-view")
+    expect(view).to_be_visible()
+    expect(console.locator("#catalog")).to_be_hidden()
+    expect(console.locator("#jobs-master")).to_have_text("embedded")
+    row = console.locator('#jobs-limits tr[data-type="ebay.shopping"]')
+    expect(row).to_contain_text("0 / 2")
+    expect(row.locator(".waiting")).to_have_text("1")
+    assert row.locator(".jobs-bar span").evaluate("fill => fill.getBoundingClientRect().width") == 0  # 0 of 2
+    expect(console.locator("#jobs-workers")).to_contain_text("embedded master")
+    expect(console.locator("#jobs-recent .job-done")).to_have_count(2)
+    expect(console.locator("#jobs-recent .job-queued")).to_have_count(1)
+    screenshot(console, "console-jobs.png")
+    console.click("#browser [data-kind=tables]")
+    expect(view).to_be_hidden()
+    expect(console.locator("#catalog")).to_be_visible()
+
+
 def test_with_adhoc_disabled_the_console_says_so_and_routes_still_work(browser):
     proc, base = start_gateway("--disable-q")
     try:

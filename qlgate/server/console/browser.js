@@ -28,8 +28,8 @@ function paramRows(params) {
 }
 
 export class Browser {
-  constructor({list, filter, detail, tabs, counts, onTryTable, onTryRoute}) {
-    Object.assign(this, {list, filter, detail, tabs, counts, onTryTable, onTryRoute});
+  constructor({list, filter, detail, tabs, counts, onTryTable, onTryRoute, onShow}) {
+    Object.assign(this, {list, filter, detail, tabs, counts, onTryTable, onTryRoute, onShow});
     this.kind = "tables";
     this.items = {tables: [], routes: []};
     filter.addEventListener("input", () => this.renderList());
@@ -47,9 +47,13 @@ export class Browser {
   }
 
   show(kind) {
-    this.kind = kind;
     for (const tab of this.tabs) tab.setAttribute("aria-selected", String(tab.dataset.kind === kind));
+    const catalog = kind !== "jobs";
+    this.filter.hidden = this.list.hidden = !catalog;
     this.detail.hidden = true;
+    this.onShow?.(kind);
+    if (!catalog) return;
+    this.kind = kind;
     this.renderList();
   }
 

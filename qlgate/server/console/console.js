@@ -5,6 +5,7 @@ import {renderTree, setAllOpen} from "./jsontree.js";
 import {renderWaterfall} from "./waterfall.js";
 import {Completer} from "./completion.js";
 import {Browser} from "./browser.js";
+import {JobsView} from "./jobs.js";
 
 const $ = (id) => document.getElementById(id);
 const editor = $("editor");
@@ -110,12 +111,15 @@ $("adhoc-off").hidden = adhoc;
 paint();
 
 const completer = new Completer(editor, $("completions"), caretPoint);
+const jobsView = new JobsView($("jobs-view"), $("jobs-tab"));
+jobsView.available().catch(() => {});
 const browser = new Browser({
   list: $("catalog"), filter: $("filter"), detail: $("detail"),
   tabs: [...document.querySelectorAll("#browser [role=tab]")],
   counts: {tables: $("table-count"), routes: $("route-count")},
   onTryTable: (example) => { editor.value = example; paint(); editor.focus(); },
   onTryRoute: tryRoute,
+  onShow: (kind) => jobsView.show(kind === "jobs"),
 });
 browser.load().then((names) => { completer.names = names; document.body.dataset.ready = "true"; })
   .catch((e) => setStatus(`cannot load tables: ${e.message}`, "failed"));
