@@ -173,3 +173,64 @@ def test_the_command_line_submits_waits_and_reads_results(workers, jobs, setup, 
     assert missing.returncode == 1 and json.loads(missing.stderr.strip().splitlines()[-1])["status"] == 404
     bad = qlgate("submit", str(script), "--type", "t", "--not-before", "tomorrow-ish")
     assert bad.returncode == 1 and "--not-before" in json.loads(bad.stderr.strip().splitlines()[-1])["error"]
+
+
+def test_a_worker_frozen_past_its_session_loses_its_run_and_comes_back(workers, jobs, observer):
+    workers.start("frozen", slots=1)
+    workers.start("other", slots=1)
+    jobs.set_limit("partner.a", 1)
+    job_id = jobs.submit(call(1000, "thawed"), types=["partner.a"])
+    victim = wait_for_state(jobs, job_id, "running").attempts[-1].worker
+    os.kill(workers.procs[victim].pid, signal.SIGSTOP)      # alive, but silent: its session expires
+    try:
+        deadline = time.monotonic() + SESSION_S + 10
+        while (job := jobs.get(job_id)).run < 2:
+            assert time.monotonic() < deadline, "the frozen worker's run was never taken back"
+            time.sleep(0.05)
+    finally:
+        os.kill(workers.procs[victim].pid, signal.SIGCONT)
+    (job,) = jobs.wait([job_id], timeout=30)
+    assert job.state == "done" and job.run == 2
+    assert job.attempts[0].worker == victim and "lost" in job.attempts[0].error
+    assert job.attempts[1].worker != victim
+    # the thawed worker's late outcome did not count, and it registers again with a new session
+    deadline = time.monotonic() + 20
+    while victim not in jobs.workers():
+        assert time.monotonic() < deadline, "the thawed worker did not come back"
+        time.sleep(0.05)
+    again = jobs.submit(call(10, "after"), types=["partner.a"])
+    assert jobs.wait([again], timeout=20)[0].state == "done"
+    assert observer.max_in_flight["partner.a"] <= 2    # the frozen call and its re-run may overlap, no more
+    assert jobs.get(job_id).run == 2
+
+
+def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_path, setup, observer):
+    from kazoo.client import KazooClient
+    from qlgate.jobs.zkserver import LocalZooKeeper
+    server = LocalZooKeeper(max_session_ms=60_000).start()
+    client = KazooClient(server.hosts, timeout=10)
+    client.start(10)
+    jobs = ZkJobs(client)
+    pool = Workers(server.hosts, setup, jobs)
+    try:
+        jobs.set_limit("partner.a", 3)
+        for name in ("w1", "w2"):
+            pool.start(name, slots=3)
+        ids = [jobs.submit(call(150, f"r{i}"), types=["partner.a"]) for i in range(20)]
+        deadline = time.monotonic() + 10
+        while not jobs.running_runs():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        server.stop()                      # every session survives a short outage: it is in the server's log
+        time.sleep(1.0)
+        server.start()
+        finished = jobs.wait(ids, timeout=60)
+        assert [j.state for j in finished] == ["done"] * len(ids)
+        assert observer.max_in_flight["partner.a"] <= 3
+        assert jobs.running_runs() == []
+    finally:
+        pool.stop_all()
+        jobs.close()
+        client.stop()
+        client.close()
+        server.close()
