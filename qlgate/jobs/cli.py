@@ -36,6 +36,10 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
                         help="ZooKeeper session timeout: how long a dead worker's runs stay held")
     worker.add_argument("--no-limiter", action="store_true", help="do not stand for limiter master")
     worker.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    worker.add_argument("--archive", default=".qlgate/archive.sqlite", metavar="FILE",
+                        help="where finished jobs go when this process is the limiter master")
+    worker.add_argument("--keep-finished", type=float, default=3600.0, metavar="S",
+                        help="how long finished jobs stay in ZooKeeper before they are archived")
     worker.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
 
     limiter = sub.add_parser("limiter", help="stand for limiter master only (no jobs run here)")
@@ -43,6 +47,8 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
     limiter.add_argument("--name", help="candidate name (default: limiter-host-pid)")
     limiter.add_argument("--session-timeout", type=float, default=10.0, metavar="S")
     limiter.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
+    limiter.add_argument("--archive", default=".qlgate/archive.sqlite", metavar="FILE")
+    limiter.add_argument("--keep-finished", type=float, default=3600.0, metavar="S")
     limiter.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
 
     jobs = sub.add_parser("jobs", help="submit, watch, cancel and limit jobs")
@@ -53,6 +59,7 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
         where.add_argument("--zookeeper", metavar="HOST:PORT[,...]", help="talk to the cluster directly")
         where.add_argument("--gateway", metavar="URL", help="talk through a gateway's REST API")
         p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.add_argument("--archive", metavar="FILE", help="with --zookeeper: the archive of finished jobs to read")
         p.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
 
     submit = actions.add_parser("submit", help="queue a script as a job; prints its id")
@@ -94,10 +101,12 @@ def run_worker(args: argparse.Namespace) -> int:
     from ..engine.engine import Engine
     from ..loop import install
     from ..sandbox.auto import start_if_wanted
+    import asyncio
+
+    from .archive import Archive
     from .runner import EngineRunner
     from .zk.limiter import Limiter
     from .zk.worker import Worker
-    import asyncio
 
     logging.basicConfig(level=getattr(logging, args.log_level.upper()),
                         format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
@@ -118,7 +127,8 @@ def run_worker(args: argparse.Namespace) -> int:
     client = KazooClient(args.zookeeper, timeout=args.session_timeout)
     client.start(30)
     worker = Worker(client, EngineRunner(engine), name=args.name, slots=args.slots, root=args.root, loop=loop)
-    limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root)
+    limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root,
+                                                    archive=Archive(args.archive), keep_finished=args.keep_finished)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
@@ -142,6 +152,7 @@ def run_limiter(args: argparse.Namespace) -> int:
     import socket
 
     from kazoo.client import KazooClient
+    from .archive import Archive
     from .zk.limiter import Limiter
 
     logging.basicConfig(level=getattr(logging, args.log_level.upper()),
@@ -150,7 +161,7 @@ def run_limiter(args: argparse.Namespace) -> int:
     client = KazooClient(args.zookeeper, timeout=args.session_timeout)
     client.start(30)
     limiter = Limiter(client, name=args.name or f"limiter-{socket.gethostname()}-{os.getpid()}",
-                      root=args.root).start()
+                      root=args.root, archive=Archive(args.archive), keep_finished=args.keep_finished).start()
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
@@ -211,7 +222,10 @@ def _backend(args: argparse.Namespace):
         client.start(10)
     except KazooTimeoutError:
         raise JobError(f"cannot reach ZooKeeper at {args.zookeeper}") from None
-    jobs = ZkJobs(client, root=args.root, id_batch=1)
+    from pathlib import Path
+    from .archive import Archive
+    archive_path = args.archive or (".qlgate/archive.sqlite" if Path(".qlgate/archive.sqlite").is_file() else None)
+    jobs = ZkJobs(client, root=args.root, id_batch=1, archive=Archive(archive_path) if archive_path else None)
     original_close = jobs.close
 
     def close() -> None:

@@ -395,7 +395,9 @@ def open_job_backend(args: Any, engine: Engine, *, runs_jobs: bool) -> tuple[Any
         from ..jobs.zk.client import ZkJobs
         client = KazooClient(args.zookeeper, timeout=float(settings.get("sessionTimeout", 10)))
         client.start(30)
-        jobs: Any = ZkJobs(client, max_queue=int(settings.get("maxQueue", 100_000)))
+        from ..jobs.archive import Archive
+        jobs: Any = ZkJobs(client, max_queue=int(settings.get("maxQueue", 100_000)),
+                           archive=Archive(settings.get("archive", ".qlgate/archive.sqlite")))
 
         async def stop_zk(_: web.Application) -> None:
             await asyncio.to_thread(jobs.close)

@@ -11,6 +11,7 @@ from typing import Any, Iterable
 from kazoo.client import KazooClient
 from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
+from ..archive import Archive
 from ..ids import IdAllocator
 from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job, queue_key
 from ..types import check_type
@@ -21,8 +22,9 @@ DEFAULT_MAX_QUEUE = 100_000
 
 class ZkJobs:
     def __init__(self, client: KazooClient, *, root: str = "/qlgate", max_queue: int = DEFAULT_MAX_QUEUE,
-                 id_batch: int = 100):
+                 id_batch: int = 100, archive: Archive | None = None):
         self.client = client
+        self.archive = archive      # finished jobs the limiter has moved out of ZooKeeper
         self.layout = Layout(root)
         self.layout.ensure(client)
         self.max_queue = max_queue
@@ -50,7 +52,13 @@ class ZkJobs:
 
     # ------------------------------------------------------------------ read
     def get(self, job_id: int) -> Job:
-        return self._read(job_id)[0]
+        try:
+            return self._read(job_id)[0]
+        except JobNotFound:
+            archived = self.archive.get(job_id) if self.archive is not None else None
+            if archived is None:
+                raise
+            return archived
 
     def _read(self, job_id: int) -> tuple[Job, int]:
         try:
@@ -75,6 +83,10 @@ class ZkJobs:
                 jobs.append(job)
                 if len(jobs) >= limit:
                     break
+        if self.archive is not None and len(jobs) < limit:
+            live = {j.id for j in jobs}
+            jobs += [j for j in self.archive.list(state, limit) if j.id not in live]
+            jobs = sorted(jobs, key=lambda j: j.id, reverse=True)[:limit]
         return jobs
 
     def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> list[Job]:
@@ -87,9 +99,9 @@ class ZkJobs:
                 changed.clear()
                 try:
                     data, _ = self.client.get(self.layout.job(int(job_id)), watch=lambda _e: changed.set())
+                    job = Job.from_dict(decode(data))
                 except NoNodeError:
-                    raise JobNotFound(f"no job {job_id}") from None
-                job = Job.from_dict(decode(data))
+                    job = self.get(job_id)          # archived (finished), or JobNotFound
                 if job.final:
                     out.append(job)
                     break
@@ -103,7 +115,10 @@ class ZkJobs:
     def cancel(self, job_id: int) -> Job:
         """A queued job is cancelled at once; a running one when its worker sees the request."""
         while True:
-            job, version = self._read(job_id)
+            try:
+                job, version = self._read(job_id)
+            except JobNotFound:
+                return self.get(job_id)              # archived: it has ended already
             if job.final:
                 return job
             tx = self.client.transaction()

@@ -27,6 +27,7 @@ from kazoo.exceptions import (BadVersionError, ConnectionClosedError, NoNodeErro
                               SessionExpiredError)
 from kazoo.exceptions import ConnectionLoss
 
+from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_key
 from .client import _commit
 from .layout import Layout, decode, encode, parse_run_name, run_name
@@ -34,6 +35,7 @@ from .layout import Layout, decode, encode, parse_run_name, run_name
 log = logging.getLogger("qlgate.jobs.limiter")
 RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
 AUDIT_S = 5.0            # how often every slot is checked against live workers
+ARCHIVE_EVERY_S = 10.0   # how often finished jobs are looked at for archiving
 
 
 @dataclass
@@ -47,8 +49,12 @@ class _View:
 
 
 class Limiter:
-    def __init__(self, client: KazooClient, *, name: str, root: str = "/qlgate"):
+    def __init__(self, client: KazooClient, *, name: str, root: str = "/qlgate", archive: Archive | None = None,
+                 keep_finished: float = 3600.0):
         self.client = client
+        self.archive = archive                  # where finished jobs go once ``keep_finished`` has passed
+        self.keep_finished = keep_finished
+        self._last_archive = 0.0
         self.name = name
         self.layout = Layout(root)
         self.layout.ensure(client)
@@ -200,6 +206,9 @@ class Limiter:
                 view.slots_used[t] = view.slots_used.get(t, 0) + 1
         if plan:
             self._grant(plan)
+        if self.archive is not None and now - self._last_archive > min(ARCHIVE_EVERY_S, self.keep_finished):
+            self._last_archive = now
+            self._archive_finished(now)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("cycle: %d queued, %d granted in %.1f ms", len(view.queue), len(plan),
                       (time.time() - began) * 1000)
@@ -307,6 +316,31 @@ class Limiter:
                     except NoNodeError:
                         pass
         return reclaimed
+
+    def _archive_finished(self, now: float) -> None:
+        """Jobs that ended over ``keep_finished`` ago: into the archive, then out of ZooKeeper.
+        Archived before deleted, so a master dying in between only archives one twice."""
+        lay, c = self.layout, self.client
+        names = c.get_children(lay.jobs)
+        pending = [(n, c.get_async(lay.job(int(n)))) for n in names]
+        old: list[tuple[Job, int]] = []
+        for name, result in pending:
+            value = _value_or_none(result)
+            if value is None:
+                continue
+            job = Job.from_dict(decode(value[0]))
+            if job.final and job.ended is not None and now - job.ended >= self.keep_finished:
+                old.append((job, value[1].version))
+        if not old:
+            return
+        self.archive.add(job for job, _ in old)
+        deletes = [c.delete_async(lay.job(job.id), version=version) for job, version in old]
+        for result in deletes:
+            try:
+                result.get()
+            except (NoNodeError, BadVersionError):
+                pass
+        log.info("archived %d finished job(s)", len(old))
 
     def release(self, worker: str, name: str, *, error: str) -> None:
         lay = self.layout

@@ -1,0 +1,56 @@
+"""Finished jobs, kept queryable after ZooKeeper lets go of them (guarantee 8):
+ZooKeeper holds live state only; the limiter master moves jobs that ended more
+than ``keep`` seconds ago here (SQLite by default) and deletes their znodes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Iterable
+
+from .model import Job
+
+SCHEMA = """
+create table if not exists archived_jobs (
+    id integer primary key,
+    state text not null,
+    ended real,
+    record text not null
+);
+create index if not exists archived_by_state on archived_jobs (state, id);
+"""
+
+
+class Archive:
+    def __init__(self, path: str | Path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=10)
+        self._db.execute("pragma journal_mode=wal")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.Lock()
+
+    def add(self, jobs: Iterable[Job]) -> None:
+        """Idempotent: a job archived twice (a master died between archiving and deleting) is one row."""
+        rows = [(j.id, j.state, j.ended, json.dumps(j.to_dict(), ensure_ascii=False)) for j in jobs]
+        with self._lock:
+            self._db.executemany("insert or replace into archived_jobs values (?, ?, ?, ?)", rows)
+
+    def get(self, job_id: int) -> Job | None:
+        with self._lock:
+            row = self._db.execute("select record from archived_jobs where id = ?", (int(job_id),)).fetchone()
+        return Job.from_dict(json.loads(row[0])) if row else None
+
+    def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+        with self._lock:
+            if state is None:
+                rows = self._db.execute("select record from archived_jobs order by id desc limit ?", (limit,))
+            else:
+                rows = self._db.execute("select record from archived_jobs where state = ? order by id desc limit ?",
+                                        (state, limit))
+            return [Job.from_dict(json.loads(r)) for (r,) in rows.fetchall()]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
