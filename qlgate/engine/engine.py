@@ -14,7 +14,7 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from ..config import Config
 from ..errors import QlError
@@ -89,21 +89,24 @@ class Engine:
 
     async def execute(self, script: str, *, context: dict[str, Any] | None = None,
                       request: RequestInfo | None = None, base_dir: str | Path | None = None,
-                      origin: str | None = None, request_id: str | None = None) -> Result:
-        """Run a script. Raises QlError (with ``status``) on failure."""
+                      origin: str | None = None, request_id: str | None = None,
+                      call_gate: Callable[[str], Awaitable[None]] | None = None) -> Result:
+        """Run a script. Raises QlError (with ``status``) on failure. ``call_gate(table)``
+        is awaited before every upstream call (the job backend's call-rate limits)."""
         base = Path(base_dir) if base_dir is not None else None
         compiled = self.compile(script, base_dir=base, origin=origin)
         return await self.run_compiled(compiled, context=context, request=request, base_dir=base,
-                                       request_id=request_id)
+                                       request_id=request_id, call_gate=call_gate)
 
     async def run_compiled(self, compiled: Compiled, *, context: dict[str, Any] | None = None,
                            request: RequestInfo | None = None, base_dir: Path | None = None,
                            request_id: str | None = None,
-                           upstream_check: Callable[[str], None] | None = None) -> Result:
+                           upstream_check: Callable[[str], None] | None = None,
+                           call_gate: Callable[[str], Awaitable[None]] | None = None) -> Result:
         """Run a compiled script; ``upstream_check`` may refuse URLs (gateway policy)."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(self, compiled.plan, tables, context=context, request=request, base_dir=base_dir,
-                  request_id=request_id or None, upstream_check=upstream_check)
+                  request_id=request_id or None, upstream_check=upstream_check, call_gate=call_gate)
         try:
             value, headers = await run.execute()
         except QlError as error:

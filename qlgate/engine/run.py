@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable
 
 from ..errors import CompileError, QlError, StatementError
 from ..http.client import HttpRequest, HttpResponse
@@ -49,7 +49,8 @@ class Run:
     def __init__(self, engine: "Engine", plan: "Plan", tables: TableRegistry, *,
                  context: dict[str, Any] | None = None, request: RequestInfo | None = None,
                  base_dir: Path | None = None, request_id: str | None = None,
-                 upstream_check: Callable[[str], None] | None = None):
+                 upstream_check: Callable[[str], None] | None = None,
+                 call_gate: Callable[[str], Awaitable[None]] | None = None):
         self.engine = engine
         self.plan = plan
         self.tables = tables
@@ -59,6 +60,7 @@ class Run:
         self.request = request
         self.request_id = request_id
         self.upstream_check = upstream_check
+        self.call_gate = call_gate
         self._base_dir = base_dir
         self.context = dict(context or {})
         self.vars: dict[str, Any] = {k: v for k, v in self.context.items() if v is not MISSING}
@@ -161,6 +163,8 @@ class Run:
     async def _send_recorded(self, request: HttpRequest, table: str) -> HttpResponse:
         if self.upstream_check is not None:
             request.check_url = self.upstream_check
+        if self.call_gate is not None:
+            await self.call_gate(table)      # waiting for a call token is not call time
         started = time.perf_counter()
         record = CallRecord(table=table, method=request.method.upper(), url=self.secrets.mask(request.url),
                             start=started - self.diagnostics.started)

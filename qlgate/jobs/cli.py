@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import QlError
 from .model import FINAL, Job, JobError, QueueFull
+from .rates import Rate
 
 log = logging.getLogger("qlgate.jobs")
 
@@ -89,6 +90,10 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
     limits.add_argument("type", nargs="?")
     limits.add_argument("limit", nargs="?")
     target(limits)
+    rates = actions.add_parser("rates", help="show call-rate limits, or set one: rates TYPE 20/s|5000/day|none")
+    rates.add_argument("type", nargs="?")
+    rates.add_argument("rate", nargs="?")
+    target(rates)
 
 
 # ------------------------------------------------------------------ worker
@@ -126,7 +131,10 @@ def run_worker(args: argparse.Namespace) -> int:
     engine = Engine(tables=_default_dir(args.tables, "tables"), config=effective)
     client = KazooClient(args.zookeeper, timeout=args.session_timeout)
     client.start(30)
-    worker = Worker(client, EngineRunner(engine), name=args.name, slots=args.slots, root=args.root, loop=loop)
+    from .rates import CallGate
+    from .zk.rates import ZkTokens
+    gate = CallGate(ZkTokens(client, root=args.root))
+    worker = Worker(client, EngineRunner(engine, gate), name=args.name, slots=args.slots, root=args.root, loop=loop)
     limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root,
                                                     archive=Archive(args.archive), keep_finished=args.keep_finished)
     stop = threading.Event()
@@ -259,6 +267,13 @@ def _act(args: argparse.Namespace, backend) -> int:
         jobs = backend.wait(args.ids, timeout=args.timeout)
         _print(args, [j.to_dict() for j in jobs], "\n".join(_line(j) for j in jobs))
         return 0 if all(j.state == "done" for j in jobs) else 1
+    elif action == "rates":
+        if args.type is not None:
+            if args.rate is None:
+                raise JobError("rates TYPE RATE: the rate is missing (20/s, 5000/day or none)")
+            backend.set_rate(args.type, None if args.rate.lower() == "none" else Rate.parse(args.rate))
+        rates = {t: r.to_dict() for t, r in backend.rates().items()}
+        _print(args, rates, "\n".join(f"{t}: {r['calls']} calls per {r['per']}" for t, r in rates.items()))
     elif action == "limits":
         if args.type is not None:
             if args.limit is None:

@@ -20,6 +20,7 @@ from typing import Any, Iterable
 
 from .model import (CANCELLED, DONE, QUEUED, RUNNING, STATES, Attempt, Job, JobError, JobNotFound, QueueFull,
                     finish_attempt, new_job)
+from .rates import MemoryTokens, Rate
 from .types import check_type
 from .zk.worker import JobRunner
 
@@ -33,6 +34,7 @@ create table if not exists jobs (
 );
 create index if not exists jobs_queue on jobs (state, priority desc, due, id);
 create table if not exists limits (type text primary key, value integer not null);
+create table if not exists rates (type text primary key, calls integer not null, per text not null);
 """
 WORKER_NAME = "embedded"
 
@@ -58,6 +60,9 @@ class LocalJobs:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.started_at: float | None = None
+        self.tokens = MemoryTokens()            # call-rate budgets; the runner's CallGate spends them
+        for job_type, calls, per in self._db.execute("select * from rates"):
+            self.tokens.rates[job_type] = Rate(calls, per)
 
     # ------------------------------------------------------------------ life
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> "LocalJobs":
@@ -154,6 +159,20 @@ class LocalJobs:
                 self._db.execute("insert into limits values (?, ?) on conflict(type) do update set value = ?",
                                  (job_type, limit, limit))
         self._kick()
+
+    def set_rate(self, job_type: str, rate: Rate | None) -> None:
+        check_type(job_type)
+        with self._lock:
+            if rate is None:
+                self._db.execute("delete from rates where type = ?", (job_type,))
+                self.tokens.rates.pop(job_type, None)
+            else:
+                self._db.execute("insert into rates values (?, ?, ?) on conflict(type) do update "
+                                 "set calls = excluded.calls, per = excluded.per", (job_type, rate.calls, rate.per))
+                self.tokens.rates[job_type] = rate
+
+    def rates(self) -> dict[str, Rate]:
+        return dict(self.tokens.rates)
 
     def limits(self) -> dict[str, dict[str, Any]]:
         with self._lock:

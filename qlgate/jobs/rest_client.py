@@ -11,6 +11,7 @@ from typing import Any, Iterable
 from urllib.parse import quote, urlencode
 
 from .model import Job, JobError, JobNotFound, QueueFull
+from .rates import Rate
 
 
 class GatewayJobs:
@@ -81,3 +82,9 @@ class GatewayJobs:
 
     def limits(self) -> dict[str, dict[str, Any]]:
         return self._call("GET", "/limits")
+
+    def set_rate(self, job_type: str, rate: Rate | None) -> None:
+        self._call("PUT", f"/rates/{quote(job_type, safe='')}", None if rate is None else rate.to_dict())
+
+    def rates(self) -> dict[str, Rate]:
+        return {t: Rate(r["calls"], r["per"]) for t, r in self._call("GET", "/rates").items()}

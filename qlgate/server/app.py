@@ -335,7 +335,7 @@ def build_app(engine: Engine, *, enable_q: bool = True, enable_console: bool = T
     app.router.add_get("/health", handle_health)
     if jobs is not None:
         add_jobs_api(app, jobs, engine)
-        for path in ("/jobs", "/limits"):
+        for path in ("/jobs", "/limits", "/rates"):
             app[OPTIONS]["builtin"][path] = "GET, POST" if path == "/jobs" else "GET"
     if enable_console and engine.config.data.get("enableConsole", True) is not False:
         add_console(app, adhoc_enabled=policy.adhoc_enabled)
@@ -406,9 +406,10 @@ def open_job_backend(args: Any, engine: Engine, *, runs_jobs: bool) -> tuple[Any
         return jobs, stop_zk
     from ..jobs.local import LocalJobs
     from ..jobs.runner import EngineRunner
+    from ..jobs.rates import CallGate
     database = settings.get("database") or os.environ.get("QLGATE_JOBS_DATABASE") or ".qlgate/jobs.sqlite"
-    local = LocalJobs(database, EngineRunner(engine),
-                      slots=int(settings.get("slots", 4)), max_queue=int(settings.get("maxQueue", 100_000)))
+    local = LocalJobs(database, slots=int(settings.get("slots", 4)), max_queue=int(settings.get("maxQueue", 100_000)))
+    local.runner = EngineRunner(engine, CallGate(local.tokens))
     if runs_jobs:
         local.start(asyncio.get_running_loop())
 

@@ -11,6 +11,7 @@ from aiohttp import web
 
 from ..jobs.cli import JobsCommandError, parse_time
 from ..jobs.model import Job, JobError, QueueFull
+from ..jobs.rates import Rate
 from ..values import dump_json
 
 JOBS = web.AppKey("jobs", object)
@@ -154,6 +155,25 @@ async def put_limit(request: web.Request) -> web.Response:
 
 
 @_handler
+async def get_rates(request: web.Request) -> web.Response:
+    rates = await _call(request, request.app[JOBS].rates)
+    return _json({t: r.to_dict() for t, r in rates.items()})
+
+
+@_handler
+async def put_rate(request: web.Request) -> web.Response:
+    """Body: ``{"calls": 20, "per": "second"}``, ``"20/s"``, or ``null`` (or none) to remove the rate."""
+    body = await _body(request) if (await request.read()).strip() else None
+    try:
+        rate = None if body is None else Rate.parse(body) if isinstance(body, str) else \
+            Rate(body.get("calls"), body.get("per", "second")) if isinstance(body, dict) else Rate.parse(str(body))
+    except JobError as error:
+        return _json({"err": str(error)}, status=400)
+    await _call(request, request.app[JOBS].set_rate, request.match_info["type"], rate)
+    return await get_rates(request)
+
+
+@_handler
 async def backend_state(request: web.Request) -> web.Response:
     """What the console's jobs view shows: the master, workers, limits and recent jobs."""
     backend = request.app[JOBS]
@@ -176,4 +196,6 @@ def add_jobs_api(app: web.Application, backend: Any, engine: Any) -> None:
     app.router.add_post("/jobs/{id}/cancel", cancel_job)
     app.router.add_get("/limits", get_limits)
     app.router.add_put("/limits/{type}", put_limit)
+    app.router.add_get("/rates", get_rates)
+    app.router.add_put("/rates/{type}", put_rate)
 

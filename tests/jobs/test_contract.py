@@ -14,10 +14,12 @@ from kazoo.client import KazooClient
 from qlgate.engine.engine import Engine
 from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.model import JobError, JobNotFound, QueueFull
+from qlgate.jobs.rates import CallGate, Rate
 from qlgate.jobs.runner import EngineRunner
 from qlgate.jobs.types import job_types
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
+from qlgate.jobs.zk.rates import ZkTokens
 from qlgate.jobs.zk.worker import Worker
 from tests.jobs.observer import TABLES
 
@@ -53,7 +55,9 @@ class ZooKeeperCluster:
         for i in range(workers):
             self.limiters.append(Limiter(self.session(), name=f"l{i}").start())
             engine = Engine(tables=self.tables, config={"base": self.base})
-            self.workers.append(Worker(self.session(), EngineRunner(engine), name=f"w{i}", slots=slots).start())
+            session = self.session()
+            runner = EngineRunner(engine, CallGate(ZkTokens(session)))
+            self.workers.append(Worker(session, runner, name=f"w{i}", slots=slots).start())
 
     def close(self) -> None:
         for worker in self.workers:
@@ -74,7 +78,8 @@ class EmbeddedBackend:
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
         self.engine = Engine(tables=tables, config={"base": base})
         self.path = path
-        self.jobs = LocalJobs(path, EngineRunner(self.engine))
+        self.jobs = LocalJobs(path)
+        self.jobs.runner = EngineRunner(self.engine, CallGate(self.jobs.tokens))
 
     def run(self, workers: int = 1, slots: int = 4) -> None:
         self.jobs.slots = workers * slots
@@ -231,3 +236,24 @@ def test_the_embedded_backend_loses_nothing_across_a_restart(tmp_path, tables, o
         assert second.jobs.submit("return 1", types=["t"]) > waiting       # ids are never reused
     finally:
         second.close()
+
+
+def test_a_call_rate_holds_across_every_job_of_the_type(backend, jobs, observer):
+    jobs.set_rate("partner.a", Rate(8, "second"))
+    assert jobs.rates() == {"partner.a": Rate(8, "second")}
+    five = 'return select * from partner.a.call where ms = "5" and job in ("{n}-1", "{n}-2", "{n}-3", "{n}-4", "{n}-5")'
+    ids = [jobs.submit(five, types=["partner.a"], vars={"n": f"j{i}"}) for i in range(6)]
+    backend.run(workers=2, slots=3)
+    started = time.time()
+    finished = jobs.wait(ids, timeout=30)
+    assert [j.state for j in finished] == ["done"] * 6
+    calls = [t for t, kind, _ in observer.started if kind == "partner.a"]
+    assert len(calls) == 30
+    per_second: dict[int, int] = {}
+    for t in calls:
+        per_second[int(t)] = per_second.get(int(t), 0) + 1
+    assert max(per_second.values()) <= 8                       # counted by the partner, per clock second
+    assert len(per_second) >= 4                                # 30 calls at 8/s need four windows
+    assert time.time() - started >= 2.0
+    jobs.set_rate("partner.a", None)
+    assert jobs.rates() == {}

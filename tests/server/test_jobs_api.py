@@ -85,6 +85,11 @@ def test_embedded_jobs_through_the_rest_api_and_the_cli(setup, observer):
         assert http("DELETE", f"{base}/jobs/{later}")[2]["state"] == "cancelled"
         state = http("GET", f"{base}/jobs/backend")[2]
         assert state["master"] == "embedded" and state["workers"]["embedded"]["slots"] == 2
+        assert http("PUT", f"{base}/rates/partner.a", "20/s")[2] == {"partner.a": {"calls": 20, "per": "second"}}
+        rates = jobs_cli(base, "rates", "partner.b", "5000/day")
+        assert json.loads(rates.stdout)["partner.b"] == {"calls": 5000, "per": "day"}
+        assert http("PUT", f"{base}/rates/partner.a", {"calls": 5, "per": "week"})[0] == 400
+        assert http("PUT", f"{base}/rates/partner.a", None)[2] == {"partner.b": {"calls": 5000, "per": "day"}}
     finally:
         stop(proc)
 

@@ -15,7 +15,9 @@ from ..archive import Archive
 from ..ids import IdAllocator
 from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job, queue_key
 from ..types import check_type
+from ..rates import Rate
 from .layout import Layout, decode, encode, parse_run_name
+from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
 
@@ -29,6 +31,7 @@ class ZkJobs:
         self.layout.ensure(client)
         self.max_queue = max_queue
         self.ids = IdAllocator(client, "jobs", batch=id_batch, root=self.layout.ids)
+        self._token_store: ZkTokens | None = None
 
     def close(self) -> None:
         self.ids.close()
@@ -139,6 +142,18 @@ class ZkJobs:
     def _queue_entry(self, job_id: int) -> str | None:
         suffix = f"-{job_id:016d}"
         return next((n for n in self.client.get_children(self.layout.queue) if n.endswith(suffix)), None)
+
+    # ------------------------------------------------------------------ call rates
+    def set_rate(self, job_type: str, rate: Rate | None) -> None:
+        self._tokens().set_rate(job_type, rate)
+
+    def rates(self) -> dict[str, Rate]:
+        return self._tokens().rates()
+
+    def _tokens(self) -> ZkTokens:
+        if self._token_store is None:
+            self._token_store = ZkTokens(self.client, root=self.layout.root)
+        return self._token_store
 
     # ------------------------------------------------------------------ limits
     def set_limit(self, job_type: str, limit: int | None) -> None:
