@@ -16,7 +16,7 @@ from ..ids import IdAllocator
 from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job, queue_key
 from ..types import check_type
 from ..rates import Rate
-from .layout import Layout, decode, encode, parse_run_name
+from .layout import Layout, decode, encode, parse_run_name, queue_entry
 from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
@@ -49,7 +49,7 @@ class ZkJobs:
         due = max(job.submitted, job.not_before)
         tx = self.client.transaction()
         tx.create(self.layout.job(job.id), encode(job.to_dict()))
-        tx.create(f"{self.layout.queue}/{queue_key(job.priority, due, job.id)}", encode({"types": types}))
+        tx.create(f"{self.layout.queue}/{queue_key(job.priority, due, job.id)}", queue_entry(job.to_dict(), 0))
         _commit(tx)
         return job.id
 

@@ -26,6 +26,13 @@ def decode(data: bytes) -> Any:
     return json.loads(data.decode()) if data else None
 
 
+def queue_entry(record: dict[str, Any], version: int) -> bytes:
+    """A queue entry carries the job's types, and its record as of ``version`` — the
+    version the same transaction leaves the job znode at — so the limiter can let it
+    through without reading the job first."""
+    return encode({"types": record["types"], "job": record, "version": version})
+
+
 def run_name(job_id: int, run: int) -> str:
     return f"{job_id}-{run}"
 

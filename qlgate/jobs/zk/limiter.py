@@ -30,7 +30,7 @@ from kazoo.exceptions import ConnectionLoss
 from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_key
 from .client import _commit
-from .layout import Layout, decode, encode, parse_run_name, run_name
+from .layout import Layout, decode, encode, parse_run_name, queue_entry, run_name
 
 log = logging.getLogger("qlgate.jobs.limiter")
 RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
@@ -64,7 +64,7 @@ class Limiter:
         self.grants = 0
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._entry_types: dict[str, list[str]] = {}
+        self._entries: dict[str, dict] = {}           # queue entry → its data (types, record, version)
         self._type_dirs: set[str] = set()
         self._last_audit = 0.0
         self._last_live: frozenset | None = None
@@ -180,7 +180,7 @@ class Limiter:
                 self._last_audit = now
             if self._reclaim_lost_runs(live, audit=audit):
                 view = self._read()
-        self._learn_types([e for e in view.queue if e not in self._entry_types])
+        self._learn_entries([e for e in view.queue if e not in self._entries])
         blocked_types: set[str] = set()
         plan: list[tuple[str, int, list[str], str]] = []
         for entry in view.queue:
@@ -213,27 +213,19 @@ class Limiter:
             log.debug("cycle: %d queued, %d granted in %.1f ms", len(view.queue), len(plan),
                       (time.time() - began) * 1000)
 
-    def _learn_types(self, entries: list[str]) -> None:
-        """The types of queue entries not seen before, read in one pipelined batch."""
-        if len(self._entry_types) + len(entries) > 200_000:
-            self._entry_types.clear()
+    def _learn_entries(self, entries: list[str]) -> None:
+        """Queue entries not seen before, read in one pipelined batch."""
+        if len(self._entries) + len(entries) > 200_000:
+            self._entries.clear()
         pending = [(e, self.client.get_async(f"{self.layout.queue}/{e}")) for e in entries]
         for entry, result in pending:
             value = _value_or_none(result)
             if value is not None:
-                self._entry_types[entry] = decode(value[0])["types"]
+                self._entries[entry] = decode(value[0])
 
     def _types_of(self, entry: str) -> list[str] | None:
-        types = self._entry_types.get(entry)
-        if types is None:
-            try:
-                types = decode(self.client.get(f"{self.layout.queue}/{entry}")[0])["types"]
-            except NoNodeError:
-                return None
-            if len(self._entry_types) > 100_000:
-                self._entry_types.clear()
-            self._entry_types[entry] = types
-        return types
+        data = self._entries.get(entry)
+        return None if data is None else data["types"]
 
     def _grant(self, plan: list[tuple[str, int, list[str], str]]) -> None:
         """Let the planned runs through, each in one transaction, all pipelined."""
@@ -243,13 +235,18 @@ class Limiter:
                 if t not in self._type_dirs:
                     c.ensure_path(lay.running(t))
                     self._type_dirs.add(t)
-        records = [(item, c.get_async(lay.job(item[1]))) for item in plan]
+        # entries written by older versions carry no record: read those jobs
+        reads = {item[1]: c.get_async(lay.job(item[1])) for item in plan if "job" not in self._entries[item[0]]}
         commits = []
-        for (entry, job_id, types, worker), result in records:
-            value = _value_or_none(result)
-            if value is None:
-                continue
-            job = Job.from_dict(decode(value[0]))
+        for entry, job_id, types, worker in plan:
+            if job_id in reads:
+                value = _value_or_none(reads[job_id])
+                if value is None:
+                    continue
+                record, version = decode(value[0]), value[1].version
+            else:
+                record, version = self._entries[entry]["job"], self._entries[entry]["version"]
+            job = Job.from_dict(record)
             if job.state != QUEUED:
                 continue
             job.run += 1
@@ -265,9 +262,8 @@ class Limiter:
                 tx.create(f"{lay.running(t)}/{name}", encode({"worker": worker}))
             # the run carries the record (and the version our write gives it): the worker starts at once
             tx.create(f"{lay.assignments(worker)}/{name}",
-                      encode({"id": job.id, "run": job.run, "types": types, "job": record,
-                              "version": value[1].version + 1}))
-            tx.set_data(lay.job(job.id), encode(record), version=value[1].version)
+                      encode({"id": job.id, "run": job.run, "types": types, "job": record, "version": version + 1}))
+            tx.set_data(lay.job(job.id), encode(record), version=version)
             commits.append((entry, job.id, tx.commit_async()))
         for entry, job_id, pending in commits:
             try:
@@ -276,11 +272,11 @@ class Limiter:
                 raise
             failure = next((r for r in results if isinstance(r, Exception)
                             and type(r).__name__ != "RolledBackError"), None)
+            self._entries.pop(entry, None)     # granted, or stale: read afresh if it is still queued
             if failure is not None:
                 log.info("grant of job %s lost a race (%s); reading again", job_id, type(failure).__name__)
                 self._wake.set()
                 continue
-            self._entry_types.pop(entry, None)
             self.grants += 1
 
     def _reclaim_lost_runs(self, live: frozenset, audit: bool) -> bool:
@@ -358,10 +354,11 @@ class Limiter:
             tx.delete(f"{lay.running(t)}/{name}")
         if job.state == RUNNING and job.run == run:
             finish_attempt(job, error)
+            record = job.to_dict()
             if job.state == QUEUED:
                 tx.create(f"{lay.queue}/{queue_key(job.priority, time.time(), job.id)}",
-                          encode({"types": job.types}))
-            tx.set_data(lay.job(job_id), encode(job.to_dict()), version=stat.version)
+                          queue_entry(record, stat.version + 1))
+            tx.set_data(lay.job(job_id), encode(record), version=stat.version)
         try:
             _commit(tx)
             log.warning("job %s run %s: %s", job_id, run, error)

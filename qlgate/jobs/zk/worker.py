@@ -21,7 +21,7 @@ from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..model import DONE, QUEUED, RUNNING, Job, finish_attempt, queue_key
 from .client import _commit
-from .layout import Layout, decode, encode, parse_run_name
+from .layout import Layout, decode, encode, parse_run_name, queue_entry
 
 log = logging.getLogger("qlgate.jobs.worker")
 
@@ -177,10 +177,11 @@ class Worker:
                 tx.delete(f"{lay.assignments(self.name)}/{name}")     # fails if the run was taken back
                 for t in info["types"]:
                     tx.delete(f"{lay.running(t)}/{name}")
-                tx.set_data(lay.job(job_id), encode(job.to_dict()), version=version)
+                record = job.to_dict()
+                tx.set_data(lay.job(job_id), encode(record), version=version)
                 if job.state == QUEUED:
                     tx.create(f"{lay.queue}/{queue_key(job.priority, time.time(), job.id)}",
-                              encode({"types": job.types}))
+                              queue_entry(record, version + 1))
                 try:
                     _commit(tx)
                     log.info("job %s run %s: %s", job_id, run, job.state)
