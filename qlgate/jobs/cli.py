@@ -313,18 +313,26 @@ def _submit(args: argparse.Namespace, backend) -> int:
         types = job_types(engine, script)
         if not types:
             raise JobError("the script touches no table, so it has no type: give one with --type")
-    attempt = 0
-    while True:   # a full queue: wait and retry with jittered backoff
+    return submit_with_backoff(
+        lambda: backend.submit(script, types=types, vars=variables, priority=args.priority,
+                               not_before=parse_time(args.not_before), max_attempts=args.max_attempts),
+        on_wait=lambda delay: print(f"queue full, retrying in {delay:.1f} s", file=sys.stderr))
+
+
+def submit_with_backoff(submit, *, tries: int = 9, on_wait=None, sleep=time.sleep) -> int:
+    """Backpressure, the client's half: a full queue (429) is retried after its
+    Retry-After, doubled each time with jitter, so a flood of clients spreads out."""
+    for attempt in range(1, tries + 1):
         try:
-            return backend.submit(script, types=types, vars=variables, priority=args.priority,
-                                  not_before=parse_time(args.not_before), max_attempts=args.max_attempts)
+            return submit()
         except QueueFull as full:
-            attempt += 1
-            if attempt > 8:
+            if attempt == tries:
                 raise
-            delay = max(full.retry_after, 0.1) * random.uniform(1, 2) * min(2 ** (attempt - 1), 16)
-            print(f"queue full, retrying in {delay:.1f} s", file=sys.stderr)
-            time.sleep(delay)
+            delay = max(full.retry_after, 0.05) * random.uniform(1, 2) * min(2 ** (attempt - 1), 16)
+            if on_wait is not None:
+                on_wait(delay)
+            sleep(delay)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _print(args: argparse.Namespace, data: Any, text: str) -> None:

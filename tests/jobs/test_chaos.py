@@ -234,3 +234,53 @@ def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_pa
         client.stop()
         client.close()
         server.close()
+
+
+def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(zk_hosts, setup, observer):
+    """Eight clients push 40 jobs each into a queue bounded at 30: they are told to wait
+    (429 / QueueFull), back off with jitter, and in the end every job is accepted and done."""
+    import threading
+    from kazoo.client import KazooClient
+    from qlgate.jobs.cli import submit_with_backoff
+    from qlgate.jobs.model import QueueFull
+
+    client = KazooClient(zk_hosts)
+    client.start(10)
+    jobs = ZkJobs(client, max_queue=30)
+    pool = Workers(zk_hosts, setup, jobs)
+    accepted: list[int] = []
+    refusals = 0
+    lock = threading.Lock()
+
+    def flood(n: int) -> None:
+        nonlocal refusals
+        for i in range(40):
+            def submit():
+                nonlocal refusals
+                try:
+                    return jobs.submit(call(20, f"f{n}-{i}", "c"), types=["partner.c"])
+                except QueueFull:
+                    with lock:
+                        refusals += 1
+                    raise
+            job_id = submit_with_backoff(submit, tries=30)
+            with lock:
+                accepted.append(job_id)
+    try:
+        pool.start("w1", slots=8)
+        pool.start("w2", slots=8)
+        clients = [threading.Thread(target=flood, args=(n,)) for n in range(8)]
+        for thread in clients:
+            thread.start()
+        for thread in clients:
+            thread.join(120)
+        assert len(accepted) == len(set(accepted)) == 320
+        assert refusals > 0                                   # the bound was reached, and held
+        finished = jobs.wait(accepted, timeout=120)
+        assert [j.state for j in finished] == ["done"] * 320
+        assert len({label for _, kind, label in observer.started if kind == "partner.c"}) == 320
+    finally:
+        pool.stop_all()
+        jobs.close()
+        client.stop()
+        client.close()
