@@ -284,3 +284,44 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
         jobs.close()
         client.stop()
         client.close()
+
+
+def test_a_frozen_limiter_master_is_replaced_and_cannot_grant_when_it_thaws(zk_hosts, setup, jobs, observer):
+    """The master's session expires while it is frozen; a standby takes over. Thawed, the
+    old master still believes it is master for a moment — its grants must all fail, since
+    each one checks the election node its expired session lost."""
+    limiters = {name: subprocess.Popen(
+        [sys.executable, "-m", "qlgate", "limiter", "--zookeeper", zk_hosts, "--name", name,
+         "--session-timeout", str(SESSION_S)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for name in ("l1", "l2")}
+    pool = Workers(zk_hosts, setup, jobs)
+    try:
+        deadline = time.monotonic() + 20
+        while jobs.master() not in limiters:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        for name in ("w1", "w2"):
+            pool.start(name, slots=4)
+        jobs.set_limit("partner.a", 2)
+        master = jobs.master()
+        os.kill(limiters[master].pid, signal.SIGSTOP)
+        ids = [jobs.submit(call(150, f"m{i}"), types=["partner.a"]) for i in range(10)]
+        deadline = time.monotonic() + SESSION_S + 10
+        while jobs.master() in (master, None):
+            assert time.monotonic() < deadline, "no standby took over"
+            time.sleep(0.05)
+        os.kill(limiters[master].pid, signal.SIGCONT)          # it wakes up thinking it is in charge
+        finished = jobs.wait(ids, timeout=60)
+        assert [j.state for j in finished] == ["done"] * 10
+        assert all(j.run == 1 for j in finished)                 # nothing was granted twice
+        assert observer.max_in_flight["partner.a"] == 2
+        assert jobs.running_runs() == []
+    finally:
+        pool.stop_all()
+        for proc in limiters.values():
+            try:
+                os.kill(proc.pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+            proc.terminate()
+            proc.wait(15)

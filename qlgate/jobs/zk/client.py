@@ -16,7 +16,7 @@ from ..ids import IdAllocator
 from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job, queue_key
 from ..types import check_type
 from ..rates import Rate
-from .layout import Layout, decode, encode, parse_run_name, queue_entry
+from .layout import Layout, commit, decode, encode, parse_run_name, queue_entry
 from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
@@ -50,7 +50,7 @@ class ZkJobs:
         tx = self.client.transaction()
         tx.create(self.layout.job(job.id), encode(job.to_dict()))
         tx.create(f"{self.layout.queue}/{queue_key(job.priority, due, job.id)}", queue_entry(job.to_dict(), 0))
-        _commit(tx)
+        commit(tx)
         return job.id
 
     # ------------------------------------------------------------------ read
@@ -134,7 +134,7 @@ class ZkJobs:
                 job.cancel_requested = True
             tx.set_data(self.layout.job(job.id), encode(job.to_dict()), version=version)
             try:
-                _commit(tx)
+                commit(tx)
                 return job
             except (BadVersionError, NoNodeError):
                 continue   # it moved on meanwhile (started, or finished): look again
@@ -225,10 +225,3 @@ class ZkJobs:
                 out.append((job_type, *parse_run_name(name)))
         return out
 
-
-def _commit(tx) -> None:
-    """Commit a transaction; raise the first real failure (kazoo reports one per operation)."""
-    results = tx.commit()
-    for result in results:
-        if isinstance(result, Exception) and not type(result).__name__ == "RolledBackError":
-            raise result

@@ -97,3 +97,11 @@ class Layout:
         for path in (self.jobs, self.queue, self.workers, self.assign_root, self.election, self.running_root,
                      self.limits, self.ids):
             client.ensure_path(path)
+
+
+def commit(tx) -> None:
+    """Commit a transaction; raise the first real failure (kazoo reports one per operation)."""
+    results = tx.commit()
+    for result in results:
+        if isinstance(result, Exception) and not type(result).__name__ == "RolledBackError":
+            raise result

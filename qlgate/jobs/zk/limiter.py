@@ -29,8 +29,7 @@ from kazoo.exceptions import ConnectionLoss
 
 from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_key
-from .client import _commit
-from .layout import Layout, decode, encode, parse_run_name, queue_entry, run_name
+from .layout import Layout, commit, decode, encode, parse_run_name, queue_entry, run_name
 
 log = logging.getLogger("qlgate.jobs.limiter")
 RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
@@ -360,7 +359,7 @@ class Limiter:
                           queue_entry(record, stat.version + 1))
             tx.set_data(lay.job(job_id), encode(record), version=stat.version)
         try:
-            _commit(tx)
+            commit(tx)
             log.warning("job %s run %s: %s", job_id, run, error)
         except (BadVersionError, NoNodeError, NodeExistsError):
             self._wake.set()

@@ -20,8 +20,7 @@ from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..model import DONE, QUEUED, RUNNING, Job, finish_attempt, queue_key
-from .client import _commit
-from .layout import Layout, decode, encode, parse_run_name, queue_entry
+from .layout import Layout, commit, decode, encode, parse_run_name, queue_entry
 
 log = logging.getLogger("qlgate.jobs.worker")
 
@@ -183,7 +182,7 @@ class Worker:
                     tx.create(f"{lay.queue}/{queue_key(job.priority, time.time(), job.id)}",
                               queue_entry(record, version + 1))
                 try:
-                    _commit(tx)
+                    commit(tx)
                     log.info("job %s run %s: %s", job_id, run, job.state)
                     return
                 except BadVersionError:
