@@ -13,6 +13,13 @@ master whose session expired cannot grant), removes the queue entry, records
 a slot for each type, hands the run to a worker and marks the job running.
 Slots are therefore recorded before — in fact atomically with — the run
 being let through, and counted as znodes, so the running count cannot drift.
+
+Why no mailbox of messages with a written-ahead "last handled" number: that
+pattern protects a master whose state lives in memory and is fed by messages.
+Here every fact a decision rests on is a znode and every decision is one
+transaction, so there is no message to lose, replay or handle twice; a new
+master reads the same znodes and carries on. Watches only wake the master;
+what it acts on is always re-read.
 """
 
 from __future__ import annotations
@@ -23,9 +30,8 @@ import time
 from dataclasses import dataclass, field
 
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import (BadVersionError, ConnectionClosedError, NoNodeError, NodeExistsError,
-                              SessionExpiredError)
-from kazoo.exceptions import ConnectionLoss
+from kazoo.exceptions import (BadVersionError, ConnectionClosedError, ConnectionLoss, NoNodeError,
+                              NodeExistsError, SessionExpiredError)
 
 from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_key
