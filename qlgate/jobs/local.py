@@ -97,13 +97,21 @@ class LocalJobs:
         job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
                       max_attempts=max_attempts)
         with self._lock:
-            (queued,) = self._db.execute("select count(*) from jobs where state = ?", (QUEUED,)).fetchone()
-            if queued >= self.max_queue:
-                raise QueueFull(f"the queue holds {queued} jobs, its limit", retry_after=1.0)
-            cursor = self._db.execute("insert into jobs (state, priority, due, record) values (?, ?, ?, '{}')",
-                                      (QUEUED, job.priority, max(job.submitted, job.not_before)))
-            job.id = cursor.lastrowid
-            self._save(job)
+            # one transaction: other gateway processes never see a row without its record,
+            # and the queue's bound holds across them
+            self._db.execute("begin immediate")
+            try:
+                (queued,) = self._db.execute("select count(*) from jobs where state = ?", (QUEUED,)).fetchone()
+                if queued >= self.max_queue:
+                    raise QueueFull(f"the queue holds {queued} jobs, its limit", retry_after=1.0)
+                cursor = self._db.execute("insert into jobs (state, priority, due, record) values (?, ?, ?, '{}')",
+                                          (QUEUED, job.priority, max(job.submitted, job.not_before)))
+                job.id = cursor.lastrowid
+                self._save(job)
+                self._db.execute("commit")
+            except BaseException:
+                self._db.execute("rollback")
+                raise
         self._kick()
         return job.id
 

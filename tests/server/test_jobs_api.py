@@ -151,3 +151,39 @@ def test_a_gateway_on_zookeeper_takes_jobs_that_workers_run(setup, zk_hosts, obs
         stop(proc)
         worker.terminate()
         worker.wait(15)
+
+
+def test_several_gateway_processes_share_the_embedded_backend(setup, observer):
+    """With --workers 2 both processes take submissions and answer queries; the first
+    runs the jobs, and sees the other's submissions and cancel requests through SQLite."""
+    proc, base = serve(setup, "--workers", "2")
+    try:
+        pids, ids = set(), []
+        for i in range(5):                       # the queue holds 6 (config jobs.maxQueue)
+            submitted = {}
+            while len(submitted) < 2:            # a new connection each time: both processes take some
+                request = urllib.request.Request(
+                    f"{base}/jobs", method="POST", headers={"Connection": "close", "Content-Type": "application/json"},
+                    data=json.dumps({"script": (setup / "job.ql").read_text(),
+                                     "vars": {"ms": 30, "label": f"p{i}-{len(submitted)}"}}).encode())
+                answer = json.loads(urllib.request.urlopen(request).read())
+                health = urllib.request.Request(f"{base}/health", headers={"Connection": "close"})
+                pids.add(json.loads(urllib.request.urlopen(health).read())["pid"])
+                submitted[answer["id"]] = True
+            ids += list(submitted)
+            time.sleep(0.1)
+        assert len(pids) == 2 and len(set(ids)) == 10
+        long = http("POST", f"{base}/jobs", {"script": (setup / "job.ql").read_text(),
+                                             "vars": {"ms": 5000, "label": "long"}})[2]["id"]
+        for job_id in ids:
+            assert http("GET", f"{base}/jobs/{job_id}?wait=20")[2]["state"] == "done"
+        deadline = time.time() + 10
+        while http("GET", f"{base}/jobs/{long}")[2]["state"] != "running":
+            assert time.time() < deadline
+            time.sleep(0.05)
+        for _ in range(4):                       # whichever process takes it, the run stops
+            http("DELETE", f"{base}/jobs/{long}")
+        job = http("GET", f"{base}/jobs/{long}?wait=10")[2]
+        assert job["state"] == "cancelled" and job["ended"] - job["started"] < 4
+    finally:
+        stop(proc)
