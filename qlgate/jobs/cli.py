@@ -8,7 +8,6 @@ import argparse
 import json
 import logging
 import random
-import re
 import signal
 import sys
 import threading
@@ -17,7 +16,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import QlError
-from .model import FINAL, Job, JobError, QueueFull
+from .model import FINAL, Job, JobError, QueueFull, parse_time
 from .rates import Rate
 
 log = logging.getLogger("qlgate.jobs")
@@ -182,27 +181,6 @@ def run_limiter(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ jobs
 
-def parse_time(text: str | None, now: float | None = None) -> float:
-    """``+90s``, ``+5m``, ``+2h``, epoch seconds, or an ISO 8601 time (UTC when no zone)."""
-    if not text:
-        return 0.0
-    now = time.time() if now is None else now
-    relative = re.fullmatch(r"\+(\d+(?:\.\d+)?)([smhd]?)", text.strip())
-    if relative:
-        return now + float(relative.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[relative.group(2)]
-    try:
-        return float(text)
-    except ValueError:
-        pass
-    try:
-        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise JobsCommandError(f"--not-before {text!r}: expected an ISO time, epoch seconds or +30s/+5m/+2h") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.timestamp()
-
-
 def run_jobs(args: argparse.Namespace) -> int:
     try:
         backend = _backend(args)
@@ -233,15 +211,8 @@ def _backend(args: argparse.Namespace):
     from pathlib import Path
     from .archive import Archive
     archive_path = args.archive or (".qlgate/archive.sqlite" if Path(".qlgate/archive.sqlite").is_file() else None)
-    jobs = ZkJobs(client, root=args.root, id_batch=1, archive=Archive(archive_path) if archive_path else None)
-    original_close = jobs.close
-
-    def close() -> None:
-        original_close()
-        client.stop()
-        client.close()
-    jobs.close = close
-    return jobs
+    return ZkJobs(client, root=args.root, id_batch=1, archive=Archive(archive_path) if archive_path else None,
+                  owns_client=True)
 
 
 def _act(args: argparse.Namespace, backend) -> int:
@@ -311,11 +282,13 @@ def _submit(args: argparse.Namespace, backend) -> int:
         from .types import job_types
         engine = Engine(tables=_default_dir(args.tables, "tables"), config=Config.load(_default_config(args.config)))
         types = job_types(engine, script)
-        if not types:
-            raise JobError("the script touches no table, so it has no type: give one with --type")
+    try:
+        not_before = parse_time(args.not_before)
+    except JobError as error:
+        raise JobError(f"--not-before {error}") from None
     return submit_with_backoff(
         lambda: backend.submit(script, types=types, vars=variables, priority=args.priority,
-                               not_before=parse_time(args.not_before), max_attempts=args.max_attempts),
+                               not_before=not_before, max_attempts=args.max_attempts),
         on_wait=lambda delay: print(f"queue full, retrying in {delay:.1f} s", file=sys.stderr))
 
 

@@ -283,7 +283,6 @@ class LocalJobs:
             self._in_use.subtract(job.types)
             self._tasks.pop(job.id, None)
             self._scripts.pop(job.id, None)
-            self._changed.notify_all()
         self._schedule()
 
     def _cancel_run(self, job_id: int) -> None:

@@ -3,8 +3,10 @@ slots of, its priority and due time, and what happened on each attempt."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Iterable
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
@@ -94,6 +96,27 @@ def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, A
         raise JobError(f"not before must be a time in epoch seconds, not {not_before!r}") from None
     return Job(id=job_id, script=script, types=types, vars=dict(vars or {}), priority=check_priority(priority),
                not_before=not_before, max_attempts=max_attempts)
+
+
+def parse_time(text: str | None, now: float | None = None) -> float:
+    """``+90s``, ``+5m``, ``+2h``, epoch seconds, or an ISO 8601 time (UTC when no zone)."""
+    if not text:
+        return 0.0
+    now = time.time() if now is None else now
+    relative = re.fullmatch(r"\+(\d+(?:\.\d+)?)([smhd]?)", text.strip())
+    if relative:
+        return now + float(relative.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[relative.group(2)]
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise JobError(f"{text!r} is not a time: expected an ISO time, epoch seconds or +30s/+5m/+2h") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
 
 
 def check_priority(priority: int) -> int:

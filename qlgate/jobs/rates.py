@@ -54,6 +54,15 @@ class Rate:
         return {"calls": self.calls, "per": self.per}
 
     @classmethod
+    def from_json(cls, value) -> "Rate | None":
+        """A rate as HTTP bodies give it: ``"20/s"``, ``{"calls": 20, "per": "second"}``, or null (none)."""
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            return cls(value.get("calls"), value.get("per", "second"))
+        return cls.parse(str(value))
+
+    @classmethod
     def parse(cls, text: str) -> "Rate":
         """``20/s``, ``20/second``, ``5000/day``."""
         calls, _, per = text.partition("/")

@@ -21,7 +21,8 @@ def check_type(job_type: str) -> str:
 
 def job_types(engine: Engine, script: str) -> list[str]:
     """Compile the script (a bad one is refused at submission, with its position)
-    and name the partner API of every table it reads or writes."""
+    and name the partner API of every table it reads or writes; a script that
+    touches no table has no type to derive."""
     try:
         compiled = engine.compile(script)
     except QlError as error:
@@ -34,4 +35,6 @@ def job_types(engine: Engine, script: str) -> list[str]:
             raise JobError(str(error)) from None
         full = table.name if table is not None else name
         types.append(type_of_table(full))
+    if not types:
+        raise JobError("the script touches no table, so it has no type: name its types")
     return sorted(set(types))

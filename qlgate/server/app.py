@@ -25,10 +25,11 @@ from ..engine.engine import Compiled, Engine, new_request_id
 from ..engine.introspect import describe_route, describe_table, route_summary, table_summary
 from ..engine.run import RequestInfo
 from ..routes import Route, path_exists, select_route
-from ..values import MISSING, dump_json
+from ..values import MISSING
 from . import pages
 from .console import add_console
 from .jobs_api import add_jobs_api
+from .responses import json_response as _json
 from .policy import GatewayPolicy
 
 log = logging.getLogger("qlgate.server")
@@ -43,14 +44,6 @@ POLICY = web.AppKey("policy", GatewayPolicy)
 REQUEST_ID = web.RequestKey("request_id", str)
 UPSTREAM_CALLS = web.RequestKey("upstream_calls", int)
 access_log = logging.getLogger("qlgate.access")
-
-
-def _json(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    body = dump_json(value if value is not MISSING else None)
-    response = web.Response(text=body, status=status, content_type="application/json", headers=headers)
-    response.headers["Server"] = f"qlgate/{__version__}"
-    response.headers["X-Powered-By"] = f"qlgate/{__version__}"
-    return response
 
 
 def error_response(error: QlError, engine: Engine, diagnostics: bool = False) -> web.Response:

@@ -9,18 +9,13 @@ from typing import Any, Callable
 
 from aiohttp import web
 
-from ..jobs.cli import JobsCommandError, parse_time
-from ..jobs.model import Job, JobError, QueueFull
+from ..jobs.model import Job, JobError, QueueFull, parse_time
 from ..jobs.rates import Rate
-from ..values import dump_json
+from .responses import json_response as _json
 
 JOBS = web.AppKey("jobs", object)
 JOBS_ENGINE = web.AppKey("jobs_engine", object)     # derives a job's types from its script
 MAX_WAIT_S = 60.0
-
-
-def _json(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    return web.Response(text=dump_json(value), status=status, content_type="application/json", headers=headers)
 
 
 def _summary(job: Job) -> dict[str, Any]:
@@ -36,7 +31,7 @@ async def _call(request: web.Request, method: Callable, *args: Any, **kw: Any) -
     except QueueFull as full:
         raise _Answer(_json({"err": str(full)}, status=429,
                             headers={"Retry-After": str(max(1, round(full.retry_after)))})) from None
-    except (JobError, JobsCommandError) as error:
+    except JobError as error:
         raise _Answer(_json({"err": str(error)}, status=error.status)) from None
 
 
@@ -82,15 +77,13 @@ async def submit(request: web.Request) -> web.Response:
             types = job_types(engine, body["script"])
         except JobError as error:
             return _json({"err": str(error)}, status=400)
-        if not types:
-            return _json({"err": 'the script touches no table, so it has no type: give "types"'}, status=400)
     if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
         return _json({"err": '"types" must be a list of names'}, status=400)
     not_before = body.get("not_before", 0)
     try:
         not_before = parse_time(str(not_before)) if not_before else 0.0
-    except JobsCommandError as error:
-        return _json({"err": str(error).replace("--not-before", "not_before")}, status=400)
+    except JobError as error:
+        return _json({"err": f"not_before {error}"}, status=400)
     job_id = await _call(request, backend.submit, body["script"], types=types, vars=body.get("vars") or {},
                          priority=body.get("priority", 0), not_before=not_before,
                          max_attempts=body.get("max_attempts", 3))
@@ -165,8 +158,7 @@ async def put_rate(request: web.Request) -> web.Response:
     """Body: ``{"calls": 20, "per": "second"}``, ``"20/s"``, or ``null`` (or none) to remove the rate."""
     body = await _body(request) if (await request.read()).strip() else None
     try:
-        rate = None if body is None else Rate.parse(body) if isinstance(body, str) else \
-            Rate(body.get("calls"), body.get("per", "second")) if isinstance(body, dict) else Rate.parse(str(body))
+        rate = Rate.from_json(body)
     except JobError as error:
         return _json({"err": str(error)}, status=400)
     await _call(request, request.app[JOBS].set_rate, request.match_info["type"], rate)

@@ -24,8 +24,9 @@ DEFAULT_MAX_QUEUE = 100_000
 
 class ZkJobs:
     def __init__(self, client: KazooClient, *, root: str = "/qlgate", max_queue: int = DEFAULT_MAX_QUEUE,
-                 id_batch: int = 100, archive: Archive | None = None):
+                 id_batch: int = 100, archive: Archive | None = None, owns_client: bool = False):
         self.client = client
+        self.owns_client = owns_client   # close() also ends the session (the CLI's own client)
         self.archive = archive      # finished jobs the limiter has moved out of ZooKeeper
         self.layout = Layout(root)
         self.layout.ensure(client)
@@ -35,6 +36,9 @@ class ZkJobs:
 
     def close(self) -> None:
         self.ids.close()
+        if self.owns_client:
+            self.client.stop()
+            self.client.close()
 
     # ------------------------------------------------------------------ submit
     def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,

@@ -99,9 +99,14 @@ class Layout:
             client.ensure_path(path)
 
 
+def first_failure(results: list) -> Exception | None:
+    """The operation that failed a transaction (kazoo reports one result per operation;
+    the others only say they were rolled back)."""
+    return next((r for r in results if isinstance(r, Exception) and type(r).__name__ != "RolledBackError"), None)
+
+
 def commit(tx) -> None:
-    """Commit a transaction; raise the first real failure (kazoo reports one per operation)."""
-    results = tx.commit()
-    for result in results:
-        if isinstance(result, Exception) and not type(result).__name__ == "RolledBackError":
-            raise result
+    """Commit a transaction; raise the failure that undid it."""
+    failure = first_failure(tx.commit())
+    if failure is not None:
+        raise failure

@@ -35,7 +35,7 @@ from kazoo.exceptions import (BadVersionError, ConnectionClosedError, Connection
 
 from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_key
-from .layout import Layout, commit, decode, encode, parse_run_name, queue_entry, run_name
+from .layout import Layout, commit, decode, encode, first_failure, parse_run_name, queue_entry, run_name
 
 log = logging.getLogger("qlgate.jobs.limiter")
 RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
@@ -275,8 +275,7 @@ class Limiter:
                 results = pending.get()
             except (ConnectionLoss, SessionExpiredError):
                 raise
-            failure = next((r for r in results if isinstance(r, Exception)
-                            and type(r).__name__ != "RolledBackError"), None)
+            failure = first_failure(results)
             self._entries.pop(entry, None)     # granted, or stale: read afresh if it is still queued
             if failure is not None:
                 log.info("grant of job %s lost a race (%s); reading again", job_id, type(failure).__name__)

@@ -1,0 +1,18 @@
+"""The gateway's one JSON response shape (also for errors), with its server headers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from .. import __version__
+from ..values import MISSING, dump_json
+
+
+def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    body = dump_json(value if value is not MISSING else None)
+    response = web.Response(text=body, status=status, content_type="application/json", headers=headers)
+    response.headers["Server"] = f"qlgate/{__version__}"
+    response.headers["X-Powered-By"] = f"qlgate/{__version__}"
+    return response
