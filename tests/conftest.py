@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import pytest
 from aiohttp import web
-from kazoo.client import KazooClient
+from qlgate.jobs.zk.session import zk_client
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.zkserver import LocalZooKeeper
@@ -189,7 +189,7 @@ def zookeeper():
 @pytest.fixture
 def zk_hosts(zookeeper) -> str:
     """Connection string of a namespace of its own (a chroot), so tests never meet."""
-    root = KazooClient(zookeeper.hosts)
+    root = zk_client(zookeeper.hosts)
     root.start(10)
     namespace = f"/test-{uuid.uuid4().hex[:12]}"
     root.ensure_path(namespace)
@@ -200,7 +200,7 @@ def zk_hosts(zookeeper) -> str:
 
 @pytest.fixture
 def zk(zk_hosts):
-    client = KazooClient(zk_hosts)
+    client = zk_client(zk_hosts)
     client.start(10)
     yield client
     client.stop()

@@ -98,7 +98,7 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
 # ------------------------------------------------------------------ worker
 
 def run_worker(args: argparse.Namespace) -> int:
-    from kazoo.client import KazooClient
+    from .zk.session import zk_client
 
     from ..cli import _default_config, _default_dir
     from ..config import Config
@@ -128,7 +128,7 @@ def run_worker(args: argparse.Namespace) -> int:
     if sandbox is not None:
         log.warning("no eBay credentials: this worker's eBay tables use its own emulator at %s", sandbox.base)
     engine = Engine(tables=_default_dir(args.tables, "tables"), config=effective)
-    client = KazooClient(args.zookeeper, timeout=args.session_timeout)
+    client = zk_client(args.zookeeper, timeout=args.session_timeout)
     client.start(30)
     from .rates import CallGate
     from .zk.rates import ZkTokens
@@ -158,14 +158,15 @@ def run_limiter(args: argparse.Namespace) -> int:
     import os
     import socket
 
-    from kazoo.client import KazooClient
+    from .zk.session import zk_client
     from .archive import Archive
     from .zk.limiter import Limiter
 
     logging.basicConfig(level=getattr(logging, args.log_level.upper()),
                         format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
     logging.getLogger("kazoo").setLevel(logging.WARNING)
-    client = KazooClient(args.zookeeper, timeout=args.session_timeout)
+    sys.setswitchinterval(0.0002)      # decisions wait on kazoo's thread: hand the GIL over promptly
+    client = zk_client(args.zookeeper, timeout=args.session_timeout)
     client.start(30)
     limiter = Limiter(client, name=args.name or f"limiter-{socket.gethostname()}-{os.getpid()}",
                       root=args.root, archive=Archive(args.archive), keep_finished=args.keep_finished).start()
@@ -200,10 +201,10 @@ def _backend(args: argparse.Namespace):
     if args.gateway:
         from .rest_client import GatewayJobs
         return GatewayJobs(args.gateway)
-    from kazoo.client import KazooClient
+    from .zk.session import zk_client
     from kazoo.handlers.threading import KazooTimeoutError
     from .zk.client import ZkJobs
-    client = KazooClient(args.zookeeper, timeout=10)
+    client = zk_client(args.zookeeper, timeout=10)
     try:
         client.start(10)
     except KazooTimeoutError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable
 
@@ -68,7 +68,13 @@ class Job:
         return self.state in FINAL
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The record as JSON-ready data (dataclasses.asdict deep-copies, which the
+        limiter paid for on every grant; the record is encoded straight away)."""
+        record = dict(self.__dict__)
+        record["types"] = list(self.types)
+        record["vars"] = dict(self.vars)
+        record["attempts"] = [dict(a.__dict__) for a in self.attempts]
+        return record
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Job":

@@ -384,9 +384,9 @@ def open_job_backend(args: Any, engine: Engine, *, runs_jobs: bool) -> tuple[Any
     processes only the first runs jobs, the others take submissions."""
     settings = engine.config.data.get("jobs") or {}
     if getattr(args, "zookeeper", None):
-        from kazoo.client import KazooClient
+        from ..jobs.zk.session import zk_client
         from ..jobs.zk.client import ZkJobs
-        client = KazooClient(args.zookeeper, timeout=float(settings.get("sessionTimeout", 10)))
+        client = zk_client(args.zookeeper, timeout=float(settings.get("sessionTimeout", 10)))
         client.start(30)
         from ..jobs.archive import Archive
         jobs: Any = ZkJobs(client, max_queue=int(settings.get("maxQueue", 100_000)),

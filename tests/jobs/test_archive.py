@@ -11,6 +11,7 @@ from qlgate.jobs.archive import Archive
 from qlgate.jobs.model import JobNotFound
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
+from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
 
 
@@ -23,7 +24,7 @@ def sessions(zk_hosts):
     clients = []
 
     def start() -> KazooClient:
-        client = KazooClient(zk_hosts, timeout=2.0)
+        client = zk_client(zk_hosts, timeout=2.0)
         client.start(10)
         clients.append(client)
         return client

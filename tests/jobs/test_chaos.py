@@ -205,10 +205,10 @@ def test_a_worker_frozen_past_its_session_loses_its_run_and_comes_back(workers, 
 
 
 def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_path, setup, observer):
-    from kazoo.client import KazooClient
+    from qlgate.jobs.zk.session import zk_client
     from qlgate.jobs.zkserver import LocalZooKeeper
     server = LocalZooKeeper(max_session_ms=60_000).start()
-    client = KazooClient(server.hosts, timeout=10)
+    client = zk_client(server.hosts, timeout=10)
     client.start(10)
     jobs = ZkJobs(client)
     pool = Workers(server.hosts, setup, jobs)
@@ -240,11 +240,11 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
     """Eight clients push 40 jobs each into a queue bounded at 30: they are told to wait
     (429 / QueueFull), back off with jitter, and in the end every job is accepted and done."""
     import threading
-    from kazoo.client import KazooClient
+    from qlgate.jobs.zk.session import zk_client
     from qlgate.jobs.cli import submit_with_backoff
     from qlgate.jobs.model import QueueFull
 
-    client = KazooClient(zk_hosts)
+    client = zk_client(zk_hosts)
     client.start(10)
     jobs = ZkJobs(client, max_queue=30)
     pool = Workers(zk_hosts, setup, jobs)

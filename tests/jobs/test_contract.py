@@ -20,6 +20,7 @@ from qlgate.jobs.types import job_types
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.rates import ZkTokens
+from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
 from tests.jobs.observer import TABLES
 
@@ -46,7 +47,7 @@ class ZooKeeperCluster:
         self.jobs = ZkJobs(self.session())
 
     def session(self) -> KazooClient:
-        client = KazooClient(self.hosts, timeout=2.0)
+        client = zk_client(self.hosts, timeout=2.0)
         client.start(10)
         self.clients.append(client)
         return client

@@ -7,7 +7,7 @@ import multiprocessing
 
 import pytest
 from hypothesis import given, strategies as st
-from kazoo.client import KazooClient
+from qlgate.jobs.zk.session import zk_client
 
 from qlgate.jobs.ids import (IdAllocator, IdRangeConflict, IdSpaceExhausted, RangeStore, format_ranges,
                              give_back, parse_ranges, take)
@@ -88,7 +88,7 @@ def test_a_stale_writer_loses_the_compare_and_set_and_retries(zk):
 
 
 def _allocate(hosts: str, count: int, batch: int, queue) -> None:
-    client = KazooClient(hosts)
+    client = zk_client(hosts)
     client.start(10)
     with IdAllocator(client, "shared", batch=batch) as allocator:
         ids = [allocator.next_id() for _ in range(count)]

@@ -13,10 +13,10 @@ from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..archive import Archive
 from ..ids import IdAllocator
-from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job, queue_key
+from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job
 from ..types import check_type
 from ..rates import Rate
-from .layout import Layout, commit, decode, encode, parse_run_name, queue_entry
+from .layout import Layout, commit, decode, dequeue, encode, enqueue, parse_run_name
 from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
@@ -53,7 +53,7 @@ class ZkJobs:
         due = max(job.submitted, job.not_before)
         tx = self.client.transaction()
         tx.create(self.layout.job(job.id), encode(job.to_dict()))
-        tx.create(f"{self.layout.queue}/{queue_key(job.priority, due, job.id)}", queue_entry(job.to_dict(), 0))
+        enqueue(tx, self.layout, job.to_dict(), 0, due)
         commit(tx)
         return job.id
 
@@ -133,7 +133,7 @@ class ZkJobs:
                 entry = self._queue_entry(job.id)
                 job.state, job.ended = CANCELLED, time.time()
                 if entry is not None:
-                    tx.delete(f"{self.layout.queue}/{entry}")
+                    dequeue(tx, self.layout, entry)
             else:
                 job.cancel_requested = True
             tx.set_data(self.layout.job(job.id), encode(job.to_dict()), version=version)

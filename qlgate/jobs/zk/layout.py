@@ -1,7 +1,9 @@
 """Where things live in ZooKeeper (under a root, ``/qlgate`` by default)::
 
     jobs/<id>                        job record (JSON), changed by compare-and-set
-    queue/<pri>-<due>-<id>           a ready job; text order = run order (data: its types)
+    queue/<pri>-<due>-<id>           a ready job; text order = run order (data: its types
+                                     and record); the queue node's own data is touched by
+                                     every change but the master's grants (see enqueue)
     workers/<name>                   ephemeral: a live worker and its slots
     assign/<worker>/<id>-<run>       a run handed to a worker
     limiter/election/n-<seq>         ephemeral sequential: the lowest is the master
@@ -17,6 +19,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..model import queue_key
+
 
 def encode(value: Any) -> bytes:
     return json.dumps(value, separators=(",", ":")).encode()
@@ -31,6 +35,21 @@ def queue_entry(record: dict[str, Any], version: int) -> bytes:
     version the same transaction leaves the job znode at — so the limiter can let it
     through without reading the job first."""
     return encode({"types": record["types"], "job": record, "version": version})
+
+
+def enqueue(tx, layout: "Layout", record: dict[str, Any], version: int, due: float) -> None:
+    """Queue a job within ``tx``. The queue node's data is touched as well: that,
+    not the list of entries, is what the limiter master watches. It lists the
+    queue again only when someone else changed it; its own grants it keeps track
+    of itself (a thousand-entry listing after every grant was its main cost)."""
+    tx.create(f"{layout.queue}/{queue_key(record['priority'], due, record['id'])}", queue_entry(record, version))
+    tx.set_data(layout.queue, b"")
+
+
+def dequeue(tx, layout: "Layout", entry: str) -> None:
+    """Take an entry out of the queue within ``tx`` — for anyone but the master (see enqueue)."""
+    tx.delete(f"{layout.queue}/{entry}")
+    tx.set_data(layout.queue, b"")
 
 
 def run_name(job_id: int, run: int) -> str:

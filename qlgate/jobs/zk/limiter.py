@@ -18,8 +18,10 @@ Why no mailbox of messages with a written-ahead "last handled" number: that
 pattern protects a master whose state lives in memory and is fed by messages.
 Here every fact a decision rests on is a znode and every decision is one
 transaction, so there is no message to lose, replay or handle twice; a new
-master reads the same znodes and carries on. Watches only wake the master;
-what it acts on is always re-read.
+master reads the same znodes and carries on. The master decides from a mirror
+of those znodes (``mirror.py``) that watches keep current and that can only
+over-count what is in use, so a stale mirror may delay a grant but never
+exceed a limit.
 """
 
 from __future__ import annotations
@@ -27,30 +29,22 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from functools import partial
 
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import (BadVersionError, ConnectionClosedError, ConnectionLoss, NoNodeError,
                               NodeExistsError, SessionExpiredError)
 
 from ..archive import Archive
-from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_key
-from .layout import Layout, commit, decode, encode, first_failure, parse_run_name, queue_entry, run_name
+from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key
+from .layout import Layout, commit, decode, encode, enqueue, first_failure, parse_run_name, run_name
+from .mirror import Mirror
 
 log = logging.getLogger("qlgate.jobs.limiter")
 RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
 AUDIT_S = 5.0            # how often every slot is checked against live workers
 ARCHIVE_EVERY_S = 10.0   # how often finished jobs are looked at for archiving
-
-
-@dataclass
-class _View:
-    """One consistent-enough read of what the decision needs."""
-    limits: dict[str, int] = field(default_factory=dict)
-    slots_used: dict[str, int] = field(default_factory=dict)
-    workers: dict[str, int] = field(default_factory=dict)          # live worker → free slots
-    live: list[str] = field(default_factory=list)
-    queue: list[str] = field(default_factory=list)
+ARCHIVE_BATCH = 100      # job records read at a time: grants queue behind them on the connection
 
 
 class Limiter:
@@ -59,7 +53,6 @@ class Limiter:
         self.client = client
         self.archive = archive                  # where finished jobs go once ``keep_finished`` has passed
         self.keep_finished = keep_finished
-        self._last_archive = 0.0
         self.name = name
         self.layout = Layout(root)
         self.layout.ensure(client)
@@ -70,21 +63,30 @@ class Limiter:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._entries: dict[str, dict] = {}           # queue entry → its data (types, record, version)
+        self._types_queued: set[str] = set()          # every type of those entries (a superset: never shrinks)
+        self._listings_learnt = -1                    # the queue listing _entries has been brought up to
         self._type_dirs: set[str] = set()
         self._last_audit = 0.0
         self._last_live: frozenset | None = None
+        self._mirror = Mirror(client, self.layout, self.wake)
         self._thread = threading.Thread(target=self._main, name=f"limiter-{name}", daemon=True)
+        # archiving reads every job record: on its own thread, so decisions never wait behind it
+        self._archiver = threading.Thread(target=self._archive_loop, name=f"archiver-{name}", daemon=True)
         client.add_listener(self._on_state)
 
     # ------------------------------------------------------------------ life
     def start(self) -> "Limiter":
         self._thread.start()
+        if self.archive is not None:
+            self._archiver.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
         self._thread.join(10)
+        if self._archiver.is_alive():
+            self._archiver.join(10)
         node, self.node = self.node, None
         self.is_master.clear()
         if node is not None:
@@ -94,6 +96,7 @@ class Limiter:
                 pass
 
     def _on_state(self, state: str) -> None:
+        self._mirror.invalidate()        # watches may have been lost with the connection
         if state in (KazooState.SUSPENDED, KazooState.LOST):
             self.is_master.clear()       # not sure any more: stop granting until we know
         if state == KazooState.LOST:
@@ -131,6 +134,7 @@ class Limiter:
         lower = [n for n in nodes if n < mine]
         if not lower:
             if not self.is_master.is_set():
+                self._mirror.invalidate()       # a new master starts from what ZooKeeper holds
                 self.became_master_at = time.time()
                 log.info("%s is the limiter master", self.name)
                 self.is_master.set()
@@ -142,91 +146,71 @@ class Limiter:
         return False
 
     # ------------------------------------------------------------------ decisions
-    def _read(self) -> _View:
-        """Everything a decision needs, read with pipelined requests (a cycle costs a
-        few round trips, not one per node), each with a watch that wakes us on change."""
-        c, lay, view = self.client, self.layout, _View()
-        limit_names = c.get_children_async(lay.limits, watch=self.wake)
-        type_names = c.get_children_async(lay.running_root, watch=self.wake)
-        live = c.get_children_async(lay.workers, watch=self.wake)
-        queue = c.get_children_async(lay.queue, watch=self.wake)
-        limits = [(t, c.get_async(lay.limit(t), watch=self.wake)) for t in limit_names.get()]
-        used = [(t, c.get_children_async(lay.running(t), watch=self.wake)) for t in type_names.get()]
-        view.live = live.get()
-        workers = [(w, c.get_async(lay.worker(w)), c.get_children_async(lay.assignments(w), watch=self.wake))
-                   for w in view.live]
-        for job_type, result in limits:
-            value = _value_or_none(result)
-            if value is not None:
-                view.limits[job_type] = decode(value[0])
-        for job_type, result in used:
-            value = _value_or_none(result)
-            view.slots_used[job_type] = len(value) if value is not None else 0
-        for worker, info, assigned in workers:
-            info, assigned = _value_or_none(info), _value_or_none(assigned)
-            if info is None:
-                continue
-            if assigned is None:
-                c.ensure_path(lay.assignments(worker))
-                assigned = []
-            view.workers[worker] = max(0, int(decode(info[0]).get("slots", 1)) - len(assigned))
-        view.queue = sorted(queue.get())
-        return view
-
     def _cycle(self) -> None:
         began = now = time.time()
-        view = self._read()
-        live = frozenset(view.live)
+        mirror = self._mirror
         audit = now - self._last_audit > AUDIT_S
+        if audit:
+            self._last_audit = now
+            mirror.invalidate()             # now and then, everything read afresh
+        mirror.refresh()
+        live = frozenset(mirror.slots)
         if live != self._last_live or audit:
             # a worker left (or it is time to audit): take its runs back before granting more
             self._last_live = live
-            if audit:
-                self._last_audit = now
             if self._reclaim_lost_runs(live, audit=audit):
-                view = self._read()
-        self._learn_entries([e for e in view.queue if e not in self._entries])
-        blocked_types: set[str] = set()
+                mirror.invalidate()
+                mirror.refresh()
+        queue = mirror.queue
+        if mirror.queue_listings != self._listings_learnt:
+            self._listings_learnt = mirror.queue_listings
+            self._learn_entries(queue)
+        limits, slots_used, workers = mirror.limits, mirror.slots_used(), mirror.free_slots()
+        full = {t for t, limit in limits.items() if slots_used.get(t, 0) >= limit}
         plan: list[tuple[str, int, list[str], str]] = []
-        for entry in view.queue:
-            if not any(view.workers.values()):
-                break
-            priority, due, job_id = parse_queue_key(entry)
-            if due > now:
-                continue
+        for entry in queue:
+            if not any(workers.values()) or full >= self._types_queued:
+                break           # no room anywhere: the rest of the queue need not be looked at
             types = self._types_of(entry)
             if types is None:
                 continue
-            # a type that could not take the job ahead of this one cannot take this one either:
-            # within a type, jobs start in queue order
-            if any(t in blocked_types for t in types):
+            blocked = any(t in full for t in types)
+            if blocked and full.issuperset(types):
                 continue
-            if any(t in view.limits and view.slots_used.get(t, 0) >= view.limits[t] for t in types):
-                blocked_types.update(types)
+            priority, due, job_id = parse_queue_key(entry)
+            if due > now:
                 continue
-            worker = max(view.workers, key=lambda w: view.workers[w])
+            if blocked:
+                # the job waits for a full type; its other types wait behind it:
+                # within a type, jobs start in queue order
+                full.update(types)
+                continue
+            worker = max(workers, key=workers.__getitem__)
             plan.append((entry, job_id, types, worker))
-            view.workers[worker] -= 1
+            workers[worker] -= 1
             for t in types:
-                view.slots_used[t] = view.slots_used.get(t, 0) + 1
+                slots_used[t] = slots_used.get(t, 0) + 1
+                if t in limits and slots_used[t] >= limits[t]:
+                    full.add(t)
         if plan:
             self._grant(plan)
-        if self.archive is not None and now - self._last_archive > min(ARCHIVE_EVERY_S, self.keep_finished):
-            self._last_archive = now
-            self._archive_finished(now)
         if log.isEnabledFor(logging.DEBUG):
-            log.debug("cycle: %d queued, %d granted in %.1f ms", len(view.queue), len(plan),
+            log.debug("cycle: %d queued, %d granted in %.1f ms", len(queue), len(plan),
                       (time.time() - began) * 1000)
 
-    def _learn_entries(self, entries: list[str]) -> None:
-        """Queue entries not seen before, read in one pipelined batch."""
-        if len(self._entries) + len(entries) > 200_000:
-            self._entries.clear()
-        pending = [(e, self.client.get_async(f"{self.layout.queue}/{e}")) for e in entries]
+    def _learn_entries(self, queue: list[str]) -> None:
+        """Queue entries not seen before, read in one pipelined batch; entries no
+        longer queued (cancelled) are forgotten once they pile up."""
+        if len(self._entries) > 2 * len(queue) + 1000:
+            listed = set(queue)
+            self._entries = {e: d for e, d in self._entries.items() if e in listed}
+            self._types_queued = {t for d in self._entries.values() for t in d["types"]}
+        pending = [(e, self.client.get_async(f"{self.layout.queue}/{e}")) for e in queue if e not in self._entries]
         for entry, result in pending:
             value = _value_or_none(result)
             if value is not None:
-                self._entries[entry] = decode(value[0])
+                self._entries[entry] = data = decode(value[0])
+                self._types_queued.update(data["types"])
 
     def _types_of(self, entry: str) -> list[str] | None:
         data = self._entries.get(entry)
@@ -242,7 +226,6 @@ class Limiter:
                     self._type_dirs.add(t)
         # entries written by older versions carry no record: read those jobs
         reads = {item[1]: c.get_async(lay.job(item[1])) for item in plan if "job" not in self._entries[item[0]]}
-        commits = []
         for entry, job_id, types, worker in plan:
             if job_id in reads:
                 value = _value_or_none(reads[job_id])
@@ -269,19 +252,25 @@ class Limiter:
             tx.create(f"{lay.assignments(worker)}/{name}",
                       encode({"id": job.id, "run": job.run, "types": types, "job": record, "version": version + 1}))
             tx.set_data(lay.job(job.id), encode(record), version=version)
-            commits.append((entry, job.id, tx.commit_async()))
-        for entry, job_id, pending in commits:
-            try:
-                results = pending.get()
-            except (ConnectionLoss, SessionExpiredError):
-                raise
-            failure = first_failure(results)
-            self._entries.pop(entry, None)     # granted, or stale: read afresh if it is still queued
-            if failure is not None:
-                log.info("grant of job %s lost a race (%s); reading again", job_id, type(failure).__name__)
-                self._wake.set()
-                continue
+            # counted at once, not when the commit returns: ZooKeeper applies one session's requests
+            # in the order sent, so every read this master sends next already sees the grant (or
+            # its failure, which makes us read everything again) — the master never waits on a commit
+            tx.commit_async().rawlink(partial(self._granted, job.id))
+            self._mirror.granted(entry, name, types, worker)
+            self._entries.pop(entry, None)
+
+    def _granted(self, job_id: int, result) -> None:
+        """A grant's outcome, on kazoo's callback thread."""
+        try:
+            failure = first_failure(result.get())
+        except Exception as error:          # the connection or the session went meanwhile
+            failure = error
+        if failure is None:
             self.grants += 1
+            return
+        log.info("grant of job %s did not go through (%s); reading again", job_id, type(failure).__name__)
+        self._mirror.invalidate()
+        self._wake.set()
 
     def _reclaim_lost_runs(self, live: frozenset, audit: bool) -> bool:
         """Runs held by workers whose session has ended go back to the queue (or fail
@@ -317,29 +306,45 @@ class Limiter:
                         pass
         return reclaimed
 
+    def _archive_loop(self) -> None:
+        while not self._stop.wait(min(ARCHIVE_EVERY_S, self.keep_finished)):
+            if not self.is_master.is_set():
+                continue
+            try:
+                self._archive_finished(time.time())
+            except (ConnectionLoss, SessionExpiredError, ConnectionClosedError):
+                continue          # the next pass reads afresh
+            except Exception:
+                log.exception("archiving failed")
+
     def _archive_finished(self, now: float) -> None:
         """Jobs that ended over ``keep_finished`` ago: into the archive, then out of ZooKeeper.
-        Archived before deleted, so a master dying in between only archives one twice."""
+        Archived before deleted, so a master dying in between only archives one twice; deleted
+        by version, so a job changed meanwhile stays."""
         lay, c = self.layout, self.client
         names = c.get_children(lay.jobs)
-        pending = [(n, c.get_async(lay.job(int(n)))) for n in names]
         old: list[tuple[Job, int]] = []
-        for name, result in pending:
-            value = _value_or_none(result)
-            if value is None:
-                continue
-            job = Job.from_dict(decode(value[0]))
-            if job.final and job.ended is not None and now - job.ended >= self.keep_finished:
-                old.append((job, value[1].version))
+        for start in range(0, len(names), ARCHIVE_BATCH):
+            if self._stop.is_set() or not self.is_master.is_set():
+                return
+            pending = [c.get_async(lay.job(int(n))) for n in names[start:start + ARCHIVE_BATCH]]
+            for result in pending:
+                value = _value_or_none(result)
+                if value is None:
+                    continue
+                job = Job.from_dict(decode(value[0]))
+                if job.final and job.ended is not None and now - job.ended >= self.keep_finished:
+                    old.append((job, value[1].version))
         if not old:
             return
         self.archive.add(job for job, _ in old)
-        deletes = [c.delete_async(lay.job(job.id), version=version) for job, version in old]
-        for result in deletes:
-            try:
-                result.get()
-            except (NoNodeError, BadVersionError):
-                pass
+        for start in range(0, len(old), ARCHIVE_BATCH):
+            deletes = [c.delete_async(lay.job(job.id), version=version) for job, version in old[start:start + ARCHIVE_BATCH]]
+            for result in deletes:
+                try:
+                    result.get()
+                except (NoNodeError, BadVersionError):
+                    pass
         log.info("archived %d finished job(s)", len(old))
 
     def release(self, worker: str, name: str, *, error: str) -> None:
@@ -360,8 +365,7 @@ class Limiter:
             finish_attempt(job, error)
             record = job.to_dict()
             if job.state == QUEUED:
-                tx.create(f"{lay.queue}/{queue_key(job.priority, time.time(), job.id)}",
-                          queue_entry(record, stat.version + 1))
+                enqueue(tx, lay, record, stat.version + 1, time.time())
             tx.set_data(lay.job(job_id), encode(record), version=stat.version)
         try:
             commit(tx)

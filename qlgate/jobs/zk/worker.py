@@ -19,10 +19,11 @@ from typing import Any, Callable, Coroutine
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
-from ..model import DONE, QUEUED, RUNNING, Job, finish_attempt, queue_key
-from .layout import Layout, commit, decode, encode, parse_run_name, queue_entry
+from ..model import DONE, QUEUED, RUNNING, Job, finish_attempt
+from .layout import Layout, commit, decode, encode, enqueue, parse_run_name
 
 log = logging.getLogger("qlgate.jobs.worker")
+CHECK_REGISTRATION_S = 5.0
 
 # runs a job's script: (job) -> awaitable result; raising means the attempt failed
 JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
@@ -45,7 +46,9 @@ class Worker:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._main, name=f"worker-{self.name}", daemon=True)
-        client.add_listener(lambda state: self._wake.set())
+        self._session_lost = False          # our ephemeral node went with the session: register again
+        self._last_check = 0.0
+        client.add_listener(self._on_state)
 
     # ------------------------------------------------------------------ life
     def start(self) -> "Worker":
@@ -97,13 +100,26 @@ class Worker:
                 time.sleep(0.2)
         self.client.ensure_path(self.layout.assignments(self.name))
 
+    def _on_state(self, state: str) -> None:
+        if state == KazooState.LOST:
+            self._session_lost = True
+        self._wake.set()
+
+    def _wake_up(self, _event: object = None) -> None:
+        self._wake.set()
+
     # ------------------------------------------------------------------ loop
     def _main(self) -> None:
         while not self._stop.is_set():
             try:
                 if self.client.state == KazooState.CONNECTED:
-                    if self.client.exists(self.layout.worker(self.name)) is None:
-                        self._register()       # a new session after the old one expired
+                    # our node is looked at after a lost session and now and then (someone may
+                    # have removed it), not on every wake-up: a new run costs two reads, not three
+                    now = time.monotonic()
+                    if self._session_lost or now - self._last_check > CHECK_REGISTRATION_S:
+                        self._session_lost, self._last_check = False, now
+                        if self.client.exists(self.layout.worker(self.name)) is None:
+                            self._register()
                     self._take_new_runs()
             except Exception:
                 log.exception("worker %s: reading assignments failed", self.name)
@@ -114,7 +130,7 @@ class Worker:
     def _take_new_runs(self) -> None:
         path = self.layout.assignments(self.name)
         try:
-            names = self.client.get_children(path, watch=lambda _e: self._wake.set())
+            names = self.client.get_children(path, watch=self._wake_up)
         except NoNodeError:
             self.client.ensure_path(path)
             return self._wake.set()
@@ -179,8 +195,7 @@ class Worker:
                 record = job.to_dict()
                 tx.set_data(lay.job(job_id), encode(record), version=version)
                 if job.state == QUEUED:
-                    tx.create(f"{lay.queue}/{queue_key(job.priority, time.time(), job.id)}",
-                              queue_entry(record, version + 1))
+                    enqueue(tx, lay, record, version + 1, time.time())
                 try:
                     commit(tx)
                     log.info("job %s run %s: %s", job_id, run, job.state)

@@ -1,0 +1,176 @@
+"""What the limiter master last read of limits, slots in use, live workers,
+their assignments and the queue — re-read only where a watch said something
+changed.
+
+Reading everything on every wake-up cost the master 20-odd requests and a
+1,000-name queue listing per decision, and made it slow to see a freed slot.
+The mirror is safe to decide from because it can only over-count: slots are
+created by the master alone (its own grants are counted as they are sent) and
+removed by others (a removal is seen once its watch fires). The queue is
+listed again only when someone other than the master changed it: everyone
+else touches the queue node's data as well (``layout.enqueue``). A mark is
+cleared before its re-read is sent, so a change that races the read either
+lands in it or fires the new watch. Anything unusual — a new master, a session
+event, a failed grant, the periodic audit — marks everything for re-reading.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+from kazoo.client import KazooClient
+from kazoo.exceptions import NoNodeError
+
+from .layout import Layout, decode
+
+LIMITS, RUNNING, WORKERS, QUEUE = "limits", "running", "workers", "queue"
+
+
+class Mirror:
+    def __init__(self, client: KazooClient, layout: Layout, wake: Callable[[], None]):
+        self.client, self.layout, self._wake = client, layout, wake
+        self.limits: dict[str, int] = {}
+        self.running: dict[str, set[str]] = {}        # type → run names holding its slots
+        self.slots: dict[str, int] = {}               # live worker → its slot count
+        self.assigned: dict[str, set[str]] = {}       # live worker → runs handed to it
+        self.queue: list[str] = []                    # entry names in run order
+        self.queue_listings = 0                       # how often the queue was listed afresh
+        self._lock = threading.Lock()
+        self._dirty: set[tuple[str, str]] = set()
+        self._everything = True
+        self._watches: dict[tuple[str, str], Callable] = {}
+
+    # ------------------------------------------------------------------ marks
+    def invalidate(self) -> None:
+        """Read everything afresh on the next refresh (safe from any thread: the
+        names to re-read are listed by the refreshing thread)."""
+        with self._lock:
+            self._everything = True
+
+    def _watch(self, key: tuple[str, str]) -> Callable:
+        """One callback per watched node, so kazoo keeps one watch per node however often it is re-read."""
+        watch = self._watches.get(key)
+        if watch is None:
+            def watch(_event: object, key: tuple[str, str] = key) -> None:
+                with self._lock:
+                    self._dirty.add(key)
+                self._wake()
+            self._watches[key] = watch
+        return watch
+
+    def _take(self) -> set[tuple[str, str]]:
+        with self._lock:
+            dirty, self._dirty = self._dirty, set()
+            everything, self._everything = self._everything, False
+        if everything:
+            dirty.update({(LIMITS, ""), (RUNNING, ""), (WORKERS, ""), (QUEUE, "")})
+            dirty.update((LIMITS, t) for t in self.limits)
+            dirty.update((RUNNING, t) for t in self.running)
+            dirty.update(("assigned", w) for w in self.slots)
+        return dirty
+
+    # ------------------------------------------------------------------ reads
+    def refresh(self) -> None:
+        """Re-read what changed, in pipelined waves (directories, then their nodes)."""
+        dirty = self._take()
+        if not dirty:
+            return
+        c, lay = self.client, self.layout
+        directories = {
+            kind: c.get_children_async(path, watch=self._watch((kind, "")))
+            for kind, path in ((LIMITS, lay.limits), (RUNNING, lay.running_root), (WORKERS, lay.workers))
+            if (kind, "") in dirty}
+        if (QUEUE, "") in dirty:
+            # the queue node's data changes with every enqueue and every dequeue but ours (layout.enqueue):
+            # watched first, so a change after the listing is sure to fire it
+            c.get_async(lay.queue, watch=self._watch((QUEUE, "")))
+            directories[QUEUE] = c.get_children_async(lay.queue)
+        if LIMITS in directories:
+            names = set(directories[LIMITS].get())
+            self.limits = {t: v for t, v in self.limits.items() if t in names}
+            dirty.update((LIMITS, t) for t in names if t not in self.limits)
+        if RUNNING in directories:
+            names = set(directories[RUNNING].get())
+            self.running = {t: v for t, v in self.running.items() if t in names}
+            dirty.update((RUNNING, t) for t in names if t not in self.running)
+        if WORKERS in directories:
+            live = set(directories[WORKERS].get())
+            self.slots = {w: n for w, n in self.slots.items() if w in live}
+            self.assigned = {w: v for w, v in self.assigned.items() if w in live}
+            # a worker that left and came back under its name may have another slot count
+            dirty.update(("slots", w) for w in live)
+            dirty.update(("assigned", w) for w in live if w not in self.assigned)
+        reads = []
+        for kind, name in dirty:
+            if kind == LIMITS and name:
+                reads.append((kind, name, c.get_async(lay.limit(name), watch=self._watch((kind, name)))))
+            elif kind == RUNNING and name:
+                reads.append((kind, name, c.get_children_async(lay.running(name), watch=self._watch((kind, name)))))
+            elif kind == "slots":
+                reads.append((kind, name, c.get_async(lay.worker(name))))
+            elif kind == "assigned":
+                reads.append((kind, name, c.get_children_async(lay.assignments(name),
+                                                               watch=self._watch((kind, name)))))
+        if QUEUE in directories:
+            self.queue = sorted(directories[QUEUE].get())
+            self.queue_listings += 1
+        reads.sort(key=lambda read: read[0] == "assigned")     # a new worker's slot count first
+        for kind, name, pending in reads:
+            try:
+                value = pending.get()
+            except NoNodeError:
+                value = None
+            if kind == LIMITS:
+                if value is None:
+                    self.limits.pop(name, None)
+                else:
+                    self.limits[name] = decode(value[0])
+            elif kind == RUNNING:
+                self.running[name] = set(value or ())
+            elif kind == "slots":
+                if value is None:
+                    self.slots.pop(name, None)
+                    self.assigned.pop(name, None)
+                else:
+                    self.slots[name] = int(decode(value[0]).get("slots", 1))
+            elif name in self.slots:            # assignments of a live worker
+                if value is None:               # its directory is missing: make it, read it next time
+                    c.ensure_path(lay.assignments(name))
+                    self.invalidate_one(("assigned", name))
+                    value = []
+                self.assigned[name] = set(value)
+            else:
+                self.assigned.pop(name, None)
+
+    def invalidate_one(self, key: tuple[str, str]) -> None:
+        with self._lock:
+            self._dirty.add(key)
+        self._wake()
+
+    # ------------------------------------------------------------------ own changes
+    def granted(self, entry: str, name: str, types: list[str], worker: str) -> None:
+        """A grant of ours was sent: count it now rather than when its watch fires.
+        A type or worker not read yet (its first grant just made its directory) is
+        read — and watched — at the next refresh, which comes before the next decision
+        and, sent after the grant on the same session, sees it."""
+        for t in types:
+            if t in self.running:
+                self.running[t].add(name)
+            else:
+                self.invalidate_one((RUNNING, t))
+        if worker in self.assigned:
+            self.assigned[worker].add(name)
+        else:
+            self.invalidate_one(("assigned", worker))
+        try:
+            self.queue.remove(entry)
+        except ValueError:
+            pass
+
+    # ------------------------------------------------------------------ views
+    def free_slots(self) -> dict[str, int]:
+        return {w: max(0, n - len(self.assigned.get(w, ()))) for w, n in self.slots.items()}
+
+    def slots_used(self) -> dict[str, int]:
+        return {t: len(names) for t, names in self.running.items()}

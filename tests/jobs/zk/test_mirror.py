@@ -1,0 +1,91 @@
+"""The limiter master's mirror of ZooKeeper: it counts its own grants at once,
+sees everyone else's changes through watches, and lists the queue only when
+someone other than the master changed it."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from qlgate.jobs.zk.layout import Layout, dequeue, encode, enqueue
+from qlgate.jobs.zk.mirror import Mirror
+
+
+@pytest.fixture
+def world(zk):
+    layout = Layout("/qlgate")
+    layout.ensure(zk)
+    woken = threading.Event()
+    mirror = Mirror(zk, layout, woken.set)
+    return zk, layout, mirror, woken
+
+
+def record(job_id: int) -> dict:
+    return {"id": job_id, "priority": 0, "types": ["t"], "script": "return 1"}
+
+
+def test_a_grant_counts_at_once_and_a_freed_slot_shows_after_its_watch(world):
+    zk, layout, mirror, woken = world
+    zk.create(layout.limit("t"), encode(2))
+    for name in ("1-1", "2-1"):
+        zk.create(f"{layout.running('t')}/{name}", b"{}", makepath=True)
+    mirror.refresh()
+    assert mirror.limits == {"t": 2} and mirror.slots_used() == {"t": 2}
+
+    mirror.granted("entry", "3-1", ["t"], "w")
+    assert mirror.slots_used() == {"t": 3}                 # no read needed: an over-count is safe
+
+    woken.clear()
+    zk.delete(f"{layout.running('t')}/1-1")               # a worker finished
+    assert woken.wait(5)
+    mirror.refresh()
+    assert mirror.slots_used() == {"t": 1}                 # re-read: the grant above was never written
+
+
+def test_a_limit_change_and_a_new_worker_are_seen(world):
+    zk, layout, mirror, woken = world
+    zk.create(layout.limit("t"), encode(1))
+    mirror.refresh()
+    woken.clear()
+    zk.set(layout.limit("t"), encode(5))
+    zk.create(layout.worker("w"), encode({"slots": 3}), ephemeral=True)
+    zk.create(f"{layout.assignments('w')}/9-1", b"{}", makepath=True)
+    assert woken.wait(5)
+    mirror.refresh()
+    assert mirror.limits == {"t": 5}
+    assert mirror.free_slots() == {"w": 2}
+
+
+def test_the_queue_is_listed_again_only_when_someone_else_changed_it(world):
+    zk, layout, mirror, woken = world
+    tx = zk.transaction()
+    enqueue(tx, layout, record(1), 0, due=1.0)
+    enqueue(tx, layout, record(2), 0, due=2.0)
+    tx.commit()
+    mirror.refresh()
+    listings, (first, second) = mirror.queue_listings, mirror.queue
+
+    zk.delete(f"{layout.queue}/{first}")                   # the master's grant: no touch of the queue node
+    mirror.granted(first, "1-1", ["t"], "w")
+    mirror.refresh()
+    assert mirror.queue == [second] and mirror.queue_listings == listings
+
+    woken.clear()
+    tx = zk.transaction()
+    dequeue(tx, layout, second)                            # a cancel: touches it
+    tx.commit()
+    assert woken.wait(5)
+    mirror.refresh()
+    assert mirror.queue == [] and mirror.queue_listings == listings + 1
+
+
+def test_after_invalidate_everything_is_read_again(world):
+    zk, layout, mirror, _ = world
+    zk.create(f"{layout.running('t')}/1-1", b"{}", makepath=True)
+    mirror.refresh()
+    mirror.granted("entry", "2-1", ["t"], "w")
+    assert mirror.slots_used() == {"t": 2}
+    mirror.invalidate()
+    mirror.refresh()
+    assert mirror.slots_used() == {"t": 1}
