@@ -8,8 +8,9 @@ import pytest
 from kazoo.client import KazooClient
 
 from qlgate.jobs.archive import Archive
-from qlgate.jobs.model import JobNotFound
+from qlgate.jobs.model import Job, JobNotFound
 from qlgate.jobs.zk.client import ZkJobs
+from qlgate.jobs.zk.layout import Layout, encode, mark_finished
 from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
@@ -62,3 +63,30 @@ def test_finished_jobs_move_to_the_archive_and_stay_queryable(sessions, tmp_path
         limiter.stop()
         jobs.close()
         blind.close()
+
+
+def test_archiving_reads_only_the_jobs_old_enough_to_go(zk, tmp_path):
+    """Ended jobs are indexed by when they ended: a pass reads the jobs of old
+    buckets only, however many recent ones ZooKeeper holds."""
+    layout = Layout("/qlgate")
+    layout.ensure(zk)
+    now = time.time()
+    ended = {job_id: now - 100 if job_id <= 5 else now for job_id in range(1, 56)}   # 5 old, 50 recent
+    for job_id, when in ended.items():
+        job = Job(id=job_id, script="return 1", types=["t"], state="done", ended=when)
+        tx = zk.transaction()
+        tx.create(layout.job(job_id), encode(job.to_dict()))
+        mark_finished(zk, tx, layout, job_id, when)
+        assert all(r is True or isinstance(r, str) for r in tx.commit())
+
+    reads = []
+    get_async = zk.get_async
+    zk.get_async = lambda path, *a, **k: (reads.append(path), get_async(path, *a, **k))[1]
+    archive = Archive(tmp_path / "archive.sqlite")
+    limiter = Limiter(zk, name="l", archive=archive, keep_finished=60)
+    limiter.is_master.set()          # as if elected: archiving is the master's work
+    limiter._archive_finished(time.time())
+
+    assert sorted(reads) == sorted(layout.job(i) for i in range(1, 6))
+    assert sorted(map(int, zk.get_children(layout.jobs))) == list(range(6, 56))
+    assert [j.id for j in archive.list()] == [5, 4, 3, 2, 1]

@@ -16,7 +16,7 @@ from ..ids import IdAllocator
 from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job
 from ..types import check_type
 from ..rates import Rate
-from .layout import Layout, commit, decode, dequeue, encode, enqueue, parse_run_name
+from .layout import Layout, commit, decode, dequeue, encode, enqueue, forget_bucket, mark_finished, parse_run_name
 from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
@@ -134,13 +134,16 @@ class ZkJobs:
                 job.state, job.ended = CANCELLED, time.time()
                 if entry is not None:
                     dequeue(tx, self.layout, entry)
+                mark_finished(self.client, tx, self.layout, job.id, job.ended)
             else:
                 job.cancel_requested = True
             tx.set_data(self.layout.job(job.id), encode(job.to_dict()), version=version)
             try:
                 commit(tx)
                 return job
-            except (BadVersionError, NoNodeError):
+            except (BadVersionError, NoNodeError) as failure:
+                if isinstance(failure, NoNodeError) and job.final:
+                    forget_bucket(self.client, self.layout, job.ended)
                 continue   # it moved on meanwhile (started, or finished): look again
 
     def _queue_entry(self, job_id: int) -> str | None:

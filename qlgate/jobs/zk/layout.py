@@ -11,6 +11,7 @@
                                      that lets the run through the gate
     limits/<type>                    how many runs of the type may hold a slot at once
     ids/<category>                   free id ranges (see ids.py)
+    finished/<10 s bucket>/<id>      jobs that ended, by when (see mark_finished)
 """
 
 from __future__ import annotations
@@ -50,6 +51,48 @@ def dequeue(tx, layout: "Layout", entry: str) -> None:
     """Take an entry out of the queue within ``tx`` — for anyone but the master (see enqueue)."""
     tx.delete(f"{layout.queue}/{entry}")
     tx.set_data(layout.queue, b"")
+
+
+FINISHED_BUCKET_S = 10
+
+
+def finished_bucket(layout: "Layout", ended: float) -> str:
+    return f"{layout.finished}/{int(ended // FINISHED_BUCKET_S) * FINISHED_BUCKET_S:012d}"
+
+
+def bucket_start(name: str) -> int:
+    return int(name)
+
+
+_buckets_made: set[tuple[str, str]] = set()     # (cluster and chroot, bucket) known to exist
+
+
+def _bucket_key(client, bucket: str) -> tuple[str, str]:
+    return (f"{getattr(client, 'hosts', '')}{getattr(client, 'chroot', '')}", bucket)
+
+
+def mark_finished(client, tx, layout: "Layout", job_id: int, ended: float) -> None:
+    """Index a job that ends in ``tx`` by when it ended, so that archiving reads
+    only jobs old enough to go rather than every job ZooKeeper holds. The
+    bucket is made outside the transaction, once per process and bucket (the
+    archiver removes a bucket only minutes after it closed; should it be gone
+    anyway, the transaction fails with NoNodeError and ``forget_bucket`` lets
+    the retry make it again)."""
+    bucket = finished_bucket(layout, ended)
+    key = _bucket_key(client, bucket)
+    if key not in _buckets_made:
+        client.ensure_path(bucket)
+        if len(_buckets_made) > 10_000:
+            _buckets_made.clear()
+        _buckets_made.add(key)
+    tx.create(f"{bucket}/{job_id}")
+
+
+def forget_bucket(client, layout: "Layout", ended: float) -> bool:
+    """After a NoNodeError: was the bucket missing (so a retry is worth it)?"""
+    bucket = finished_bucket(layout, ended)
+    _buckets_made.discard(_bucket_key(client, bucket))
+    return client.exists(bucket) is None
 
 
 def run_name(job_id: int, run: int) -> str:
@@ -112,9 +155,13 @@ class Layout:
     def ids(self) -> str:
         return f"{self.root}/ids"
 
+    @property
+    def finished(self) -> str:
+        return f"{self.root}/finished"
+
     def ensure(self, client) -> None:
         for path in (self.jobs, self.queue, self.workers, self.assign_root, self.election, self.running_root,
-                     self.limits, self.ids):
+                     self.limits, self.ids, self.finished):
             client.ensure_path(path)
 
 

@@ -33,11 +33,12 @@ from functools import partial
 
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import (BadVersionError, ConnectionClosedError, ConnectionLoss, NoNodeError,
-                              NodeExistsError, SessionExpiredError)
+                              NodeExistsError, NotEmptyError, SessionExpiredError)
 
 from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key
-from .layout import Layout, commit, decode, encode, enqueue, first_failure, parse_run_name, run_name
+from .layout import (FINISHED_BUCKET_S, Layout, bucket_start, commit, decode, encode, enqueue, first_failure, forget_bucket,
+                     mark_finished, parse_run_name, run_name)
 from .mirror import Mirror
 
 log = logging.getLogger("qlgate.jobs.limiter")
@@ -45,6 +46,7 @@ RECHECK_S = 0.5          # the longest a due not-before job or a lost worker wai
 AUDIT_S = 5.0            # how often every slot is checked against live workers
 ARCHIVE_EVERY_S = 10.0   # how often finished jobs are looked at for archiving
 ARCHIVE_BATCH = 100      # job records read at a time: grants queue behind them on the connection
+BUCKET_GRACE_S = 300.0   # how long after it closed a bucket of the finished index may be removed
 
 
 class Limiter:
@@ -319,33 +321,55 @@ class Limiter:
 
     def _archive_finished(self, now: float) -> None:
         """Jobs that ended over ``keep_finished`` ago: into the archive, then out of ZooKeeper.
-        Archived before deleted, so a master dying in between only archives one twice; deleted
-        by version, so a job changed meanwhile stays."""
+        Only the buckets of the finished index (``layout.mark_finished``) old enough to hold
+        such jobs are read, so a pass costs what it archives, not what ZooKeeper holds.
+        Archived before deleted, so a master dying in between only archives one twice."""
         lay, c = self.layout, self.client
-        names = c.get_children(lay.jobs)
-        old: list[tuple[Job, int]] = []
-        for start in range(0, len(names), ARCHIVE_BATCH):
-            if self._stop.is_set() or not self.is_master.is_set():
-                return
-            pending = [c.get_async(lay.job(int(n))) for n in names[start:start + ARCHIVE_BATCH]]
-            for result in pending:
-                value = _value_or_none(result)
-                if value is None:
-                    continue
-                job = Job.from_dict(decode(value[0]))
-                if job.final and job.ended is not None and now - job.ended >= self.keep_finished:
-                    old.append((job, value[1].version))
-        if not old:
-            return
-        self.archive.add(job for job, _ in old)
-        for start in range(0, len(old), ARCHIVE_BATCH):
-            deletes = [c.delete_async(lay.job(job.id), version=version) for job, version in old[start:start + ARCHIVE_BATCH]]
-            for result in deletes:
+        cutoff = now - self.keep_finished
+        for bucket in sorted(c.get_children(lay.finished)):
+            if bucket_start(bucket) > cutoff:
+                break
+            path = f"{lay.finished}/{bucket}"
+            names = c.get_children(path)
+            for start in range(0, len(names), ARCHIVE_BATCH):
+                if self._stop.is_set() or not self.is_master.is_set():
+                    return
+                self._archive_batch(path, names[start:start + ARCHIVE_BATCH], cutoff)
+            if bucket_start(bucket) + FINISHED_BUCKET_S < now - BUCKET_GRACE_S:
                 try:
-                    result.get()
-                except (NoNodeError, BadVersionError):
+                    c.delete(path)                 # closed long ago: no finisher still writes to it
+                except (NoNodeError, NotEmptyError):
                     pass
-        log.info("archived %d finished job(s)", len(old))
+
+    def _archive_batch(self, bucket: str, names: list[str], cutoff: float) -> None:
+        lay, c = self.layout, self.client
+        pending = [(int(n), c.get_async(lay.job(int(n)))) for n in names]
+        old: list[tuple[Job, int]] = []
+        gone: list[int] = []
+        for job_id, result in pending:
+            value = _value_or_none(result)
+            if value is None:
+                gone.append(job_id)                # archived by an earlier master: drop its index entry
+                continue
+            job = Job.from_dict(decode(value[0]))
+            if job.final and job.ended is not None and job.ended <= cutoff:
+                old.append((job, value[1].version))
+        if old:
+            self.archive.add(job for job, _ in old)
+        commits = []
+        for job, version in old:
+            tx = c.transaction()
+            tx.delete(lay.job(job.id), version=version)
+            tx.delete(f"{bucket}/{job.id}")
+            commits.append(tx.commit_async())
+        commits += [c.delete_async(f"{bucket}/{job_id}") for job_id in gone]
+        for result in commits:
+            try:
+                result.get()
+            except NoNodeError:
+                pass
+        if old:
+            log.info("archived %d finished job(s)", len(old))
 
     def release(self, worker: str, name: str, *, error: str) -> None:
         lay = self.layout
@@ -366,11 +390,15 @@ class Limiter:
             record = job.to_dict()
             if job.state == QUEUED:
                 enqueue(tx, lay, record, stat.version + 1, time.time())
+            else:
+                mark_finished(self.client, tx, lay, job_id, job.ended)
             tx.set_data(lay.job(job_id), encode(record), version=stat.version)
         try:
             commit(tx)
             log.warning("job %s run %s: %s", job_id, run, error)
-        except (BadVersionError, NoNodeError, NodeExistsError):
+        except (BadVersionError, NoNodeError, NodeExistsError) as failure:
+            if isinstance(failure, NoNodeError) and job.final:
+                forget_bucket(self.client, lay, job.ended)     # the next audit tries again
             self._wake.set()
 
 

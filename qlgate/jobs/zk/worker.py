@@ -20,7 +20,7 @@ from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..model import DONE, QUEUED, RUNNING, Job, finish_attempt
-from .layout import Layout, commit, decode, encode, enqueue, parse_run_name
+from .layout import Layout, commit, decode, encode, enqueue, forget_bucket, mark_finished, parse_run_name
 
 log = logging.getLogger("qlgate.jobs.worker")
 CHECK_REGISTRATION_S = 5.0
@@ -196,6 +196,8 @@ class Worker:
                 tx.set_data(lay.job(job_id), encode(record), version=version)
                 if job.state == QUEUED:
                     enqueue(tx, lay, record, version + 1, time.time())
+                else:
+                    mark_finished(self.client, tx, lay, job_id, job.ended)
                 try:
                     commit(tx)
                     log.info("job %s run %s: %s", job_id, run, job.state)
@@ -203,7 +205,9 @@ class Worker:
                 except BadVersionError:
                     version = None              # a cancel request landed meanwhile: read again
                 except NoNodeError:
-                    return
+                    if job.state == QUEUED or not forget_bucket(self.client, lay, job.ended):
+                        return                  # the run was taken back
+                    version = None
         finally:
             self._running.pop(name, None)
             self._wake.set()
