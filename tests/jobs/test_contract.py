@@ -139,6 +139,17 @@ def test_limits_hold_and_every_job_ends(backend, jobs, observer):
     assert jobs.master() is not None
 
 
+def test_limits_show_each_types_limit_and_who_waits_for_it(jobs):
+    jobs.set_limit("partner.a", 0)                           # shut: everything waits
+    for _ in range(2):
+        jobs.submit(call("a"), types=["partner.a"])
+    jobs.submit(call("a"), types=["partner.a", "partner.b"])
+    cancelled = jobs.submit(call("b"), types=["partner.b"])
+    jobs.cancel(cancelled)
+    assert jobs.limits() == {"partner.a": {"limit": 0, "running": 0, "waiting": 3},
+                             "partner.b": {"limit": None, "running": 0, "waiting": 1}}
+
+
 def test_a_job_of_two_types_needs_a_slot_of_each(backend, jobs, observer):
     jobs.set_limit("partner.a", 1)
     script = ('x = select * from partner.a.call where ms = "200" and job = "ab";\n'

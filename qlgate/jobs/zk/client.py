@@ -13,7 +13,8 @@ from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..archive import Archive
 from ..ids import IdAllocator
-from ..model import CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job
+from ..model import (CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job, parse_queue_key,
+                     queue_key_types)
 from ..types import check_type
 from ..rates import Rate
 from .layout import Layout, commit, decode, dequeue, encode, enqueue, forget_bucket, mark_finished, parse_run_name
@@ -147,8 +148,7 @@ class ZkJobs:
                 continue   # it moved on meanwhile (started, or finished): look again
 
     def _queue_entry(self, job_id: int) -> str | None:
-        suffix = f"-{job_id:016d}"
-        return next((n for n in self.client.get_children(self.layout.queue) if n.endswith(suffix)), None)
+        return next((n for n in self.client.get_children(self.layout.queue) if parse_queue_key(n)[2] == job_id), None)
 
     # ------------------------------------------------------------------ call rates
     def set_rate(self, job_type: str, rate: Rate | None) -> None:
@@ -188,14 +188,8 @@ class ZkJobs:
         for job_type in self.client.get_children(self.layout.running_root):
             count = len(self.client.get_children(self.layout.running(job_type)))
             out.setdefault(job_type, {"limit": None, "running": 0, "waiting": 0})["running"] = count
-        entries = self.client.get_children(self.layout.queue)
-        pending = [self.client.get_async(f"{self.layout.queue}/{e}") for e in entries]
-        for result in pending:
-            try:
-                data, _ = result.get()
-            except NoNodeError:
-                continue
-            for job_type in decode(data)["types"]:
+        for entry in self.client.get_children(self.layout.queue):      # entry names carry their types
+            for job_type in queue_key_types(entry):
                 out.setdefault(job_type, {"limit": None, "running": 0, "waiting": 0})["waiting"] += 1
         return {t: v for t, v in sorted(out.items()) if v["limit"] is not None or v["running"] or v["waiting"]}
 

@@ -1,7 +1,7 @@
 """Where things live in ZooKeeper (under a root, ``/qlgate`` by default)::
 
     jobs/<id>                        job record (JSON), changed by compare-and-set
-    queue/<pri>-<due>-<id>           a ready job; text order = run order (data: its types
+    queue/<pri>-<due>-<id>~<types>   a ready job; text order = run order (data: its types
                                      and record); the queue node's own data is touched by
                                      every change but the master's grants (see enqueue)
     workers/<name>                   ephemeral: a live worker and its slots
@@ -43,7 +43,8 @@ def enqueue(tx, layout: "Layout", record: dict[str, Any], version: int, due: flo
     not the list of entries, is what the limiter master watches. It lists the
     queue again only when someone else changed it; its own grants it keeps track
     of itself (a thousand-entry listing after every grant was its main cost)."""
-    tx.create(f"{layout.queue}/{queue_key(record['priority'], due, record['id'])}", queue_entry(record, version))
+    key = queue_key(record["priority"], due, record["id"], record["types"])
+    tx.create(f"{layout.queue}/{key}", queue_entry(record, version))
     tx.set_data(layout.queue, b"")
 
 
