@@ -15,8 +15,9 @@ import sqlite3
 import threading
 import time
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from .model import (CANCELLED, DONE, QUEUED, RUNNING, STATES, Attempt, Job, JobError, JobNotFound, QueueFull,
                     finish_attempt, new_job)
@@ -70,7 +71,7 @@ class LocalJobs:
         short by the last stop are attempts that failed and go back to the queue."""
         self._loop = loop or asyncio.get_running_loop()
         self.started_at = time.time()
-        with self._lock:
+        with self._transaction():
             for job in self._select("where state = ?", (RUNNING,)):
                 finish_attempt(job, "interrupted: the gateway stopped during the run")
                 self._save(job)
@@ -96,22 +97,16 @@ class LocalJobs:
                priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
         job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
                       max_attempts=max_attempts)
-        with self._lock:
-            # one transaction: other gateway processes never see a row without its record,
-            # and the queue's bound holds across them
-            self._db.execute("begin immediate")
-            try:
-                (queued,) = self._db.execute("select count(*) from jobs where state = ?", (QUEUED,)).fetchone()
-                if queued >= self.max_queue:
-                    raise QueueFull(f"the queue holds {queued} jobs, its limit", retry_after=1.0)
-                cursor = self._db.execute("insert into jobs (state, priority, due, record) values (?, ?, ?, '{}')",
-                                          (QUEUED, job.priority, max(job.submitted, job.not_before)))
-                job.id = cursor.lastrowid
-                self._save(job)
-                self._db.execute("commit")
-            except BaseException:
-                self._db.execute("rollback")
-                raise
+        # one transaction: other gateway processes never see a row without its record,
+        # and the queue's bound holds across them
+        with self._transaction():
+            (queued,) = self._db.execute("select count(*) from jobs where state = ?", (QUEUED,)).fetchone()
+            if queued >= self.max_queue:
+                raise QueueFull(f"the queue holds {queued} jobs, its limit", retry_after=1.0)
+            cursor = self._db.execute("insert into jobs (state, priority, due, record) values (?, ?, ?, '{}')",
+                                      (QUEUED, job.priority, max(job.submitted, job.not_before)))
+            job.id = cursor.lastrowid
+            self._save(job)
         self._kick()
         return job.id
 
@@ -144,7 +139,7 @@ class LocalJobs:
         return out
 
     def cancel(self, job_id: int) -> Job:
-        with self._lock:
+        with self._transaction():
             job = self.get(job_id)
             if job.state == QUEUED:
                 job.state, job.ended = CANCELLED, time.time()
@@ -212,7 +207,7 @@ class LocalJobs:
         if self._loop is None or self.runner is None:
             return
         now = time.time()
-        with self._lock:
+        with self._transaction():
             limits = dict(self._db.execute("select * from limits").fetchall())
             blocked: set[str] = set()
             for job in self._select("where state = ? and due <= ? order by priority desc, due, id", (QUEUED, now)):
@@ -269,7 +264,7 @@ class LocalJobs:
             cancelled, error = True, "cancelled while running"
         except Exception as e:  # the job's failure, recorded on its attempt
             error = f"{type(e).__name__}: {e}"
-        with self._changed:
+        with self._transaction():
             current = self.get(job.id)
             if current.cancel_requested and error is None:
                 cancelled, error = True, "cancelled while running"
@@ -291,6 +286,20 @@ class LocalJobs:
             script.cancel()
 
     # ------------------------------------------------------------------ storage
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """A read and the writes that depend on it, as one: ``begin immediate`` takes
+        SQLite's write lock at once, so another gateway process cannot write in between
+        (a cancel that read "running" must not overwrite the run's own "done")."""
+        with self._lock:
+            self._db.execute("begin immediate")
+            try:
+                yield
+                self._db.execute("commit")
+            except BaseException:
+                self._db.execute("rollback")
+                raise
+
     def _select(self, where: str, params: tuple) -> list[Job]:
         rows = self._db.execute(f"select record from jobs {where}", params).fetchall()
         return [Job.from_dict(json.loads(record)) for (record,) in rows]

@@ -258,7 +258,7 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
             def submit():
                 nonlocal refusals
                 try:
-                    return jobs.submit(call(20, f"f{n}-{i}", "c"), types=["partner.c"])
+                    return jobs.submit(call(100, f"f{n}-{i}", "c"), types=["partner.c"])
                 except QueueFull:
                     with lock:
                         refusals += 1

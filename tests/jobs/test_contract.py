@@ -229,6 +229,25 @@ def test_a_full_queue_answers_with_backpressure(jobs):
     assert full.value.status == 429 and full.value.retry_after > 0
 
 
+def test_the_queue_bound_is_exact_under_concurrent_submissions(jobs):
+    jobs.max_queue = 20
+    accepted, refused = [], []
+
+    def submit_six() -> None:
+        for _ in range(6):
+            try:
+                accepted.append(jobs.submit("return 1", types=["t"]))
+            except QueueFull:
+                refused.append(1)
+    threads = [threading.Thread(target=submit_six) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(accepted) == 20 and len(refused) == 28
+    assert jobs.limits()["t"]["waiting"] == 20
+
+
 def test_the_embedded_backend_loses_nothing_across_a_restart(tmp_path, tables, observer):
     first = EmbeddedBackend(tmp_path / "jobs.sqlite", tables, observer.base)
     first.run(slots=1)

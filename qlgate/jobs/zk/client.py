@@ -21,6 +21,7 @@ from .layout import Layout, commit, decode, dequeue, encode, enqueue, forget_buc
 from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
+EXACT_WITHIN = 64    # submissions this close to the queue bound are checked at commit
 
 
 class ZkJobs:
@@ -46,17 +47,26 @@ class ZkJobs:
                priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
         job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
                       max_attempts=max_attempts)
-        stat = self.client.exists(self.layout.queue)
-        if stat is not None and stat.numChildren >= self.max_queue:
-            raise QueueFull(f"the queue holds {stat.numChildren} jobs, its limit", retry_after=1.0)
-        job.id = self.ids.next_id()
-        types = job.types
         due = max(job.submitted, job.not_before)
-        tx = self.client.transaction()
-        tx.create(self.layout.job(job.id), encode(job.to_dict()))
-        enqueue(tx, self.layout, job.to_dict(), 0, due)
-        commit(tx)
-        return job.id
+        while True:
+            stat = self.client.exists(self.layout.queue)
+            if stat.numChildren >= self.max_queue:
+                raise QueueFull(f"the queue holds {stat.numChildren} jobs, its limit", retry_after=1.0)
+            if not job.id:
+                job.id = self.ids.next_id()
+            tx = self.client.transaction()
+            if stat.numChildren >= self.max_queue - EXACT_WITHIN:
+                # near the bound, the count must still hold at commit: the queue node's version is
+                # touched by every enqueue and dequeue but the master's grants (which only shorten
+                # the queue), so submissions racing here go one at a time and the bound is exact
+                tx.check(self.layout.queue, stat.version)
+            tx.create(self.layout.job(job.id), encode(job.to_dict()))
+            enqueue(tx, self.layout, job.to_dict(), 0, due)
+            try:
+                commit(tx)
+                return job.id
+            except BadVersionError:
+                continue              # another submission or a cancel came first: count again
 
     # ------------------------------------------------------------------ read
     def get(self, job_id: int) -> Job:
