@@ -28,11 +28,15 @@ def _free_port() -> int:
 
 
 def _answers(port: int) -> bool:
-    """ZooKeeper's ``ruok`` four-letter word: ``imok`` once it serves."""
+    """ZooKeeper's ``srvr`` four-letter word names the server's mode once it serves
+    sessions (``ruok`` answers ``imok`` earlier, while the database may still be loading)."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-            s.sendall(b"ruok")
-            return s.recv(4) == b"imok"
+            s.sendall(b"srvr")
+            answer = b""
+            while chunk := s.recv(4096):
+                answer += chunk
+            return b"Mode:" in answer
     except OSError:
         return False
 
