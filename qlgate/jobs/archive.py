@@ -5,12 +5,12 @@ than ``keep`` seconds ago here (SQLite by default) and deletes their znodes."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 from pathlib import Path
 from typing import Iterable
 
 from .model import Job
+from .sqlite import open_database
 
 SCHEMA = """
 create table if not exists archived_jobs (
@@ -25,10 +25,7 @@ create index if not exists archived_by_state on archived_jobs (state, id);
 
 class Archive:
     def __init__(self, path: str | Path):
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=10)
-        self._db.execute("pragma journal_mode=wal")
-        self._db.executescript(SCHEMA)
+        self._db = open_database(path, SCHEMA)
         self._lock = threading.Lock()
 
     def add(self, jobs: Iterable[Job]) -> None:

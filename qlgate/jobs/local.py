@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import threading
 import time
 from collections import Counter
@@ -22,6 +21,7 @@ from typing import Any, Iterable, Iterator
 from .model import (CANCELLED, DONE, QUEUED, RUNNING, STATES, Attempt, Job, JobError, JobNotFound, QueueFull,
                     finish_attempt, new_job)
 from .rates import MemoryTokens, Rate
+from .sqlite import open_database
 from .types import check_type
 from .zk.worker import JobRunner
 
@@ -48,11 +48,8 @@ class LocalJobs:
         self.slots = slots
         self.max_queue = max_queue
         self.poll_interval = poll_interval     # other processes (gateway workers) submit and cancel too
-        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
-        self._db.execute("pragma journal_mode=wal")
+        self._db = open_database(self.path, SCHEMA)
         self._db.execute("pragma synchronous=normal")
-        self._db.executescript(SCHEMA)
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._tasks: dict[int, asyncio.Task] = {}         # job id → its run (bookkeeping included)
