@@ -131,14 +131,12 @@ def check_priority(priority: int) -> int:
     return priority
 
 
-def queue_key(priority: int, due: float, job_id: int, types: Iterable[str] = ()) -> str:
+def queue_key(priority: int, due: float, job_id: int, types: Iterable[str]) -> str:
     """A name whose text order is the run order: higher priority first, then
     earlier due time, then lower id (submission order). The job's types follow
     (``~a+b``; neither sign is allowed in a type), so counting who waits for
     what needs the names only."""
-    key = f"{MAX_PRIORITY - priority:04d}-{int(due * 1000):014d}-{job_id:016d}"
-    types = "+".join(types)
-    return f"{key}~{types}" if types else key
+    return f"{MAX_PRIORITY - priority:04d}-{int(due * 1000):014d}-{job_id:016d}~{'+'.join(types)}"
 
 
 def parse_queue_key(name: str) -> tuple[int, float, int]:
@@ -149,8 +147,7 @@ def parse_queue_key(name: str) -> tuple[int, float, int]:
 
 def queue_key_types(name: str) -> list[str]:
     """The types a ``queue_key`` names."""
-    types = name.partition("~")[2]
-    return types.split("+") if types else []
+    return name.partition("~")[2].split("+")
 
 
 def type_of_table(table_name: str) -> str:

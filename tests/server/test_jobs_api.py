@@ -45,6 +45,17 @@ def serve(setup: Path, *extra: str) -> tuple[subprocess.Popen, str]:
     return proc, base
 
 
+def submit_until_running(base: str, setup: Path, ms: int) -> int:
+    """A job of ``ms`` milliseconds, once its run has begun."""
+    job_id = http("POST", f"{base}/jobs", {"script": (setup / "job.ql").read_text(),
+                                           "vars": {"ms": ms, "label": "long"}})[2]["id"]
+    deadline = time.time() + 10
+    while http("GET", f"{base}/jobs/{job_id}")[2]["state"] != "running":
+        assert time.time() < deadline
+        time.sleep(0.05)
+    return job_id
+
+
 def http(method: str, url: str, body=None) -> tuple[int, dict, object]:
     data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
     request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
@@ -116,12 +127,7 @@ def test_bad_requests_get_clear_errors_and_a_full_queue_429(setup):
 
 def test_the_embedded_backend_survives_a_gateway_restart(setup, observer):
     proc, base = serve(setup)
-    job_id = http("POST", f"{base}/jobs", {"script": (setup / "job.ql").read_text(),
-                                           "vars": {"ms": 3000, "label": "long"}})[2]["id"]
-    deadline = time.time() + 10
-    while http("GET", f"{base}/jobs/{job_id}")[2]["state"] != "running":
-        assert time.time() < deadline
-        time.sleep(0.05)
+    job_id = submit_until_running(base, setup, ms=3000)
     stop(proc)
     proc, base = serve(setup)
     try:
@@ -173,12 +179,7 @@ def test_several_gateway_processes_share_the_embedded_backend(setup, observer):
             ids.append(json.loads(urllib.request.urlopen(request).read())["id"])
             assert http("GET", f"{base}/jobs/{ids[-1]}?wait=20")[2]["state"] == "done"
         assert len(set(ids)) == 10
-        long = http("POST", f"{base}/jobs", {"script": (setup / "job.ql").read_text(),
-                                             "vars": {"ms": 5000, "label": "long"}})[2]["id"]
-        deadline = time.time() + 10
-        while http("GET", f"{base}/jobs/{long}")[2]["state"] != "running":
-            assert time.time() < deadline
-            time.sleep(0.05)
+        long = submit_until_running(base, setup, ms=5000)
         for _ in range(4):                       # whichever process takes it, the run stops
             http("DELETE", f"{base}/jobs/{long}")
         job = http("GET", f"{base}/jobs/{long}?wait=10")[2]

@@ -60,8 +60,9 @@ class ZkJobs:
                 # touched by every enqueue and dequeue but the master's grants (which only shorten
                 # the queue), so submissions racing here go one at a time and the bound is exact
                 tx.check(self.layout.queue, stat.version)
-            tx.create(self.layout.job(job.id), encode(job.to_dict()))
-            enqueue(tx, self.layout, job.to_dict(), 0, due)
+            record = job.to_dict()
+            tx.create(self.layout.job(job.id), encode(record))
+            enqueue(tx, self.layout, record, 0, due)
             try:
                 commit(tx)
                 return job.id

@@ -226,17 +226,9 @@ class Limiter:
                 if t not in self._type_dirs:
                     c.ensure_path(lay.running(t))
                     self._type_dirs.add(t)
-        # entries written by older versions carry no record: read those jobs
-        reads = {item[1]: c.get_async(lay.job(item[1])) for item in plan if "job" not in self._entries[item[0]]}
-        for entry, job_id, types, worker in plan:
-            if job_id in reads:
-                value = _value_or_none(reads[job_id])
-                if value is None:
-                    continue
-                record, version = decode(value[0]), value[1].version
-            else:
-                record, version = self._entries[entry]["job"], self._entries[entry]["version"]
-            job = Job.from_dict(record)
+        for entry, _, types, worker in plan:
+            # every entry carries the job's record as of the version its enqueue left (layout.enqueue)
+            job, version = Job.from_dict(self._entries[entry]["job"]), self._entries[entry]["version"]
             if job.state != QUEUED:
                 continue
             job.run += 1
