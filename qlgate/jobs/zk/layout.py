@@ -8,7 +8,8 @@
     assign/<worker>/<id>-<run>       a run handed to a worker
     limiter/election/n-<seq>         ephemeral sequential: the lowest is the master
     limiter/running/<type>/<id>-<run>  a slot in use, recorded in the same transaction
-                                     that lets the run through the gate
+                                     that lets the run through the gate; the type node's
+                                     own data is touched by every release (see free_slots)
     limits/<type>                    how many runs of the type may hold a slot at once
     ids/<category>                   free id ranges (see ids.py)
     finished/<10 s bucket>/<id>      jobs that ended, by when (see mark_finished)
@@ -52,6 +53,16 @@ def dequeue(tx, layout: "Layout", entry: str) -> None:
     """Take an entry out of the queue within ``tx`` — for anyone but the master (see enqueue)."""
     tx.delete(f"{layout.queue}/{entry}")
     tx.set_data(layout.queue, b"")
+
+
+def free_slots(tx, layout: "Layout", name: str, types: list[str]) -> None:
+    """Within ``tx``: free the slots of run ``name``. Each type node's data is touched
+    as well: that, not the list of slots, is what the limiter master watches, so
+    its own grants do not wake it to list them again; it sees a release and, the
+    run's assignment going in the same transaction, the freed worker slot."""
+    for t in types:
+        tx.delete(f"{layout.running(t)}/{name}")
+        tx.set_data(layout.running(t), b"")
 
 
 FINISHED_BUCKET_S = 10

@@ -38,7 +38,7 @@ from kazoo.exceptions import (BadVersionError, ConnectionClosedError, Connection
 from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key
 from .layout import (FINISHED_BUCKET_S, Layout, bucket_start, commit, decode, encode, enqueue, first_failure, forget_bucket,
-                     mark_finished, parse_run_name, run_name)
+                     free_slots, mark_finished, parse_run_name, run_name)
 from .mirror import Mirror
 
 log = logging.getLogger("qlgate.jobs.limiter")
@@ -375,8 +375,7 @@ class Limiter:
         tx = self.client.transaction()
         tx.check(self.node, 0)
         tx.delete(f"{lay.assignments(worker)}/{name}")
-        for t in info["types"]:
-            tx.delete(f"{lay.running(t)}/{name}")
+        free_slots(tx, lay, name, info["types"])
         if job.state == RUNNING and job.run == run:
             finish_attempt(job, error)
             record = job.to_dict()

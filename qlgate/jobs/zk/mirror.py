@@ -4,14 +4,18 @@ changed.
 
 Reading everything on every wake-up cost the master 20-odd requests and a
 1,000-name queue listing per decision, and made it slow to see a freed slot.
-The mirror is safe to decide from because it can only over-count: slots are
-created by the master alone (its own grants are counted as they are sent) and
-removed by others (a removal is seen once its watch fires). The queue is
-listed again only when someone other than the master changed it: everyone
-else touches the queue node's data as well (``layout.enqueue``). A mark is
-cleared before its re-read is sent, so a change that races the read either
-lands in it or fires the new watch. Anything unusual — a new master, a session
-event, a failed grant, the periodic audit — marks everything for re-reading.
+The mirror is safe to decide from because it can only over-count: slots and
+assignments are created by the master alone (its own grants are counted as
+they are sent) and removed by others (a removal is seen once its watch fires).
+Watches are on what others change, not on what the master changes itself: every
+release touches its types' nodes (``layout.free_slots``) and every queue change
+but a grant touches the queue node (``layout.enqueue``), so a grant wakes
+nobody to list again what it just wrote. A release removes the run's
+assignment in the same transaction as its slots, so a slot gone from a type's
+listing is a slot freed on its worker too. A mark is cleared before its re-read
+is sent, so a change that races the read either lands in it or fires the new
+watch. Anything unusual — a new master, a session event, a failed grant, the
+periodic audit — marks everything for re-reading.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from kazoo.exceptions import NoNodeError
 from .layout import Layout, decode
 
 LIMITS, RUNNING, WORKERS, QUEUE = "limits", "running", "workers", "queue"
+_READ_ORDER = {LIMITS: 0, "slots": 1, "assigned": 2, RUNNING: 3}
 
 
 class Mirror:
@@ -102,20 +107,24 @@ class Mirror:
             dirty.update(("slots", w) for w in live)
             dirty.update(("assigned", w) for w in live if w not in self.assigned)
         reads = []
-        for kind, name in dirty:
+        # sent and taken in this order: a new worker's slot count before its assignments, and
+        # assignments before slots in use, so that a release between the two listings is seen
+        # in the later one and taken out of the earlier
+        for kind, name in sorted(dirty, key=lambda key: _READ_ORDER.get(key[0], 0)):
             if kind == LIMITS and name:
                 reads.append((kind, name, c.get_async(lay.limit(name), watch=self._watch((kind, name)))))
             elif kind == RUNNING and name:
-                reads.append((kind, name, c.get_children_async(lay.running(name), watch=self._watch((kind, name)))))
+                # the type node's data is touched by every release (layout.free_slots): watched
+                # first, so a release after the listing is sure to fire it
+                c.get_async(lay.running(name), watch=self._watch((kind, name)))
+                reads.append((kind, name, c.get_children_async(lay.running(name))))
             elif kind == "slots":
                 reads.append((kind, name, c.get_async(lay.worker(name))))
-            elif kind == "assigned":
-                reads.append((kind, name, c.get_children_async(lay.assignments(name),
-                                                               watch=self._watch((kind, name)))))
+            elif kind == "assigned":          # no watch: only grants add, and a release shows in the slots
+                reads.append((kind, name, c.get_children_async(lay.assignments(name))))
         if QUEUE in directories:
             self.queue = sorted(directories[QUEUE].get())
             self.queue_listings += 1
-        reads.sort(key=lambda read: read[0] == "assigned")     # a new worker's slot count first
         for kind, name, pending in reads:
             try:
                 value = pending.get()
@@ -127,7 +136,11 @@ class Mirror:
                 else:
                     self.limits[name] = decode(value[0])
             elif kind == RUNNING:
-                self.running[name] = set(value or ())
+                listed = set(value or ())
+                for run in self.running.get(name, set()) - listed:
+                    for runs in self.assigned.values():      # released: its assignment went with it
+                        runs.discard(run)
+                self.running[name] = listed
             elif kind == "slots":
                 if value is None:
                     self.slots.pop(name, None)

@@ -20,7 +20,8 @@ from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..model import DONE, QUEUED, RUNNING, Job, finish_attempt
-from .layout import Layout, commit, decode, encode, enqueue, forget_bucket, mark_finished, parse_run_name
+from .layout import (Layout, commit, decode, encode, enqueue, forget_bucket, free_slots, mark_finished,
+                     parse_run_name)
 
 log = logging.getLogger("qlgate.jobs.worker")
 CHECK_REGISTRATION_S = 5.0
@@ -190,8 +191,7 @@ class Worker:
                     job.state, job.result, job.ended = DONE, result, time.time()
                 tx = self.client.transaction()
                 tx.delete(f"{lay.assignments(self.name)}/{name}")     # fails if the run was taken back
-                for t in info["types"]:
-                    tx.delete(f"{lay.running(t)}/{name}")
+                free_slots(tx, lay, name, info["types"])
                 record = job.to_dict()
                 tx.set_data(lay.job(job_id), encode(record), version=version)
                 if job.state == QUEUED:

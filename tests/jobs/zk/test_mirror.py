@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from qlgate.jobs.zk.layout import Layout, dequeue, encode, enqueue
+from qlgate.jobs.zk.layout import Layout, dequeue, encode, enqueue, free_slots
 from qlgate.jobs.zk.mirror import Mirror
 
 
@@ -37,10 +37,48 @@ def test_a_grant_counts_at_once_and_a_freed_slot_shows_after_its_watch(world):
     assert mirror.slots_used() == {"t": 3}                 # no read needed: an over-count is safe
 
     woken.clear()
-    zk.delete(f"{layout.running('t')}/1-1")               # a worker finished
+    release(zk, layout, "1-1")                             # a worker finished
     assert woken.wait(5)
     mirror.refresh()
     assert mirror.slots_used() == {"t": 1}                 # re-read: the grant above was never written
+
+
+def release(zk, layout: Layout, name: str, worker: str | None = None) -> None:
+    """What a finishing worker's transaction does to the gate."""
+    tx = zk.transaction()
+    if worker is not None:
+        tx.delete(f"{layout.assignments(worker)}/{name}")
+    free_slots(tx, layout, name, ["t"])
+    assert all(not isinstance(r, Exception) for r in tx.commit())
+
+
+def grant(zk, layout: Layout, mirror: Mirror, name: str, worker: str) -> None:
+    """What the master's grant does, as far as the mirror is concerned."""
+    tx = zk.transaction()
+    tx.create(f"{layout.running('t')}/{name}", encode({"worker": worker}))
+    tx.create(f"{layout.assignments(worker)}/{name}", b"{}")
+    assert all(not isinstance(r, Exception) for r in tx.commit())
+    mirror.granted(f"entry-{name}", name, ["t"], worker)
+
+
+def test_a_grant_wakes_nobody_and_a_release_frees_the_type_and_the_worker(world):
+    zk, layout, mirror, woken = world
+    zk.create(layout.limit("t"), encode(2))
+    zk.create(layout.worker("w"), encode({"slots": 2}), ephemeral=True)
+    zk.ensure_path(layout.assignments("w"))
+    zk.ensure_path(layout.running("t"))
+    mirror.refresh()
+
+    woken.clear()
+    grant(zk, layout, mirror, "1-1", "w")
+    grant(zk, layout, mirror, "2-1", "w")
+    assert not woken.wait(0.5)                             # its own grants: nothing to list again
+    assert mirror.slots_used() == {"t": 2} and mirror.free_slots() == {"w": 0}
+
+    release(zk, layout, "1-1", worker="w")
+    assert woken.wait(5)
+    mirror.refresh()                                       # one listing of the type's slots tells both
+    assert mirror.slots_used() == {"t": 1} and mirror.free_slots() == {"w": 1}
 
 
 def test_a_limit_change_and_a_new_worker_are_seen(world):
