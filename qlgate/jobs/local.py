@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .model import (CANCELLED, DONE, QUEUED, RUNNING, STATES, Attempt, Job, JobError, JobNotFound, QueueFull,
-                    finish_attempt, new_job)
+                    attempt_error, finish_attempt, new_job, oversized_result)
 from .rates import MemoryTokens, Rate
 from .sqlite import open_database
 from .types import check_type
@@ -260,11 +260,13 @@ class LocalJobs:
                 raise
             cancelled, error = True, "cancelled while running"
         except Exception as e:  # the job's failure, recorded on its attempt
-            error = f"{type(e).__name__}: {e}"
+            error = attempt_error(e)
         with self._transaction():
             current = self.get(job.id)
             if current.cancel_requested and error is None:
                 cancelled, error = True, "cancelled while running"
+            if error is None:
+                error = oversized_result(result)      # as the ZooKeeper backend must: same jobs, same outcome
             current.attempts[-1].script_started, current.attempts[-1].script_ended = script_started, time.time()
             finish_attempt(current, error, cancelled=cancelled)
             if error is None:

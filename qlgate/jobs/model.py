@@ -3,6 +3,7 @@ slots of, its priority and due time, and what happened on each attempt."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -13,6 +14,12 @@ QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed"
 STATES = (QUEUED, RUNNING, DONE, FAILED, CANCELLED)
 FINAL = frozenset({DONE, FAILED, CANCELLED})
 MAX_PRIORITY = 999          # priorities run from -999 to 999; higher runs first
+# a job's record goes into ZooKeeper several times per transaction (the job, its queue entry or
+# its hand-over), and ZooKeeper takes requests up to 1 MB: the script and its variables, its
+# result and the error of each attempt are kept well below that
+MAX_JOB_BYTES = 100_000
+MAX_RESULT_BYTES = 250_000
+MAX_ERROR_CHARS = 4_000
 
 
 class JobError(Exception):
@@ -97,6 +104,12 @@ def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, A
     if vars is not None and not isinstance(vars, dict):
         raise JobError("vars must be an object of script variables")
     try:
+        size = len(json.dumps({"script": script, "vars": vars or {}}, separators=(",", ":")).encode())
+    except (TypeError, ValueError):
+        raise JobError("vars must be JSON values") from None
+    if size > MAX_JOB_BYTES:
+        raise JobError(f"the script and its variables take {size:,} bytes; a job may take {MAX_JOB_BYTES:,}")
+    try:
         not_before = float(not_before or 0)
     except (TypeError, ValueError):
         raise JobError(f"not before must be a time in epoch seconds, not {not_before!r}") from None
@@ -155,6 +168,21 @@ def type_of_table(table_name: str) -> str:
     (``ebay.trading.AddToWatchList`` → ``ebay.trading``)."""
     head, dot, _ = table_name.rpartition(".")
     return head if dot else table_name
+
+
+def attempt_error(error: BaseException) -> str:
+    """What a failed attempt records: the error, cut short if it is long."""
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
+
+
+def oversized_result(result: Any) -> str | None:
+    """Why a result cannot be kept with its job, if it cannot."""
+    size = len(json.dumps(result, separators=(",", ":"), default=str).encode())
+    if size <= MAX_RESULT_BYTES:
+        return None
+    return (f"ResultTooLarge: the result takes {size:,} bytes; a job keeps at most {MAX_RESULT_BYTES:,} "
+            "(return less, or have the script write it elsewhere)")
 
 
 def finish_attempt(job: Job, error: str | None, *, cancelled: bool = False) -> None:

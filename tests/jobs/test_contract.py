@@ -216,8 +216,22 @@ def test_bad_submissions_are_refused_with_a_reason(jobs):
         jobs.submit("return 1", types=["t"], priority=5000)
     with pytest.raises(JobError, match="max attempts"):
         jobs.submit("return 1", types=["t"], max_attempts=0)
+    with pytest.raises(JobError, match="take 1[0-9,]+ bytes; a job may take 100,000"):
+        jobs.submit("return {v}", types=["t"], vars={"v": "x" * 100_000})
     with pytest.raises(JobNotFound):
         jobs.get(424242)
+
+
+def test_a_result_too_large_to_keep_fails_the_attempt_and_the_worker_goes_on(backend, jobs):
+    backend.run(workers=1)
+    big = jobs.submit('return "{text}"', types=["t"], vars={"text": "y" * 90_000}, max_attempts=1)
+    bigger = jobs.submit('return ["{text}", "{text}", "{text}"]', types=["t"], vars={"text": "y" * 90_000},
+                         max_attempts=1)
+    after = jobs.submit("return 1", types=["t"])
+    kept, refused, then = jobs.wait([big, bigger, after], timeout=20)
+    assert kept.state == "done" and len(kept.result) == 90_000
+    assert refused.state == "failed" and refused.error.startswith("ResultTooLarge: the result takes 270,")
+    assert then.state == "done" and then.result == 1
 
 
 def test_a_full_queue_answers_with_backpressure(jobs):

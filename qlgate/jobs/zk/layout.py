@@ -5,11 +5,12 @@
                                      and record); the queue node's own data is touched by
                                      every change but the master's grants (see enqueue)
     workers/<name>                   ephemeral: a live worker and its slots
-    assign/<worker>/<id>-<run>       a run handed to a worker
+    assign/<worker>/<id>-<run>       a run handed to a worker; the worker node's own data
+                                     is the news of the last hand-over (see hand_over)
     limiter/election/n-<seq>         ephemeral sequential: the lowest is the master
     limiter/running/<type>/<id>-<run>  a slot in use, recorded in the same transaction
                                      that lets the run through the gate; the type node's
-                                     own data is touched by every release (see free_slots)
+                                     own data is the news of the last release (see free_slots)
     limits/<type>                    how many runs of the type may hold a slot at once
     ids/<category>                   free id ranges (see ids.py)
     finished/<10 s bucket>/<id>      jobs that ended, by when (see mark_finished)
@@ -56,13 +57,37 @@ def dequeue(tx, layout: "Layout", entry: str) -> None:
 
 
 def free_slots(tx, layout: "Layout", name: str, types: list[str]) -> None:
-    """Within ``tx``: free the slots of run ``name``. Each type node's data is touched
-    as well: that, not the list of slots, is what the limiter master watches, so
-    its own grants do not wake it to list them again; it sees a release and, the
-    run's assignment going in the same transaction, the freed worker slot."""
+    """Within ``tx``: free the slots of run ``name``. Each type node's data becomes
+    the news of this release: that, not the list of slots, is what the limiter
+    master watches, so its own grants do not wake it, and a release it has the
+    news of costs it one read, not a listing (see ``news``). The run's
+    assignment goes in the same transaction, so the news frees its worker's slot too."""
+    message = encode({"freed": [name]})
     for t in types:
         tx.delete(f"{layout.running(t)}/{name}")
-        tx.set_data(layout.running(t), b"")
+        tx.set_data(layout.running(t), message)
+
+
+def hand_over(tx, layout: "Layout", worker: str, runs: dict[str, dict[str, Any]]) -> None:
+    """Within ``tx``: hand ``runs`` (name → what the worker needs to run it) to
+    ``worker``. An assignment records each (a run taken back is one whose
+    assignment is gone); the worker's node's data becomes the news of this
+    hand-over, with the runs' records, so a worker that saw the version before
+    starts them after one read (see ``news``). One news per worker and transaction:
+    two would leave the worker a gap."""
+    for name, info in runs.items():
+        tx.create(f"{layout.assignments(worker)}/{name}", encode(info))
+    tx.set_data(layout.assignments(worker), encode({"runs": runs}))
+
+
+def news(data: bytes, version: int, seen: int | None) -> dict[str, Any] | None:
+    """What last changed a node whose data is the news of its last change, when
+    the reader saw the version just before (watches fire once, and a reader
+    re-arms its watch with the read that brings the news). After a gap, or when
+    the writer wrote no news, None: the reader lists the children instead."""
+    if seen is None or version != seen + 1 or not data:
+        return None
+    return decode(data)
 
 
 FINISHED_BUCKET_S = 10

@@ -8,9 +8,10 @@ wakes exactly one standby. The master keeps no state of its own: limits,
 slots in use (``limiter/running``), live workers and the queue are all read
 from ZooKeeper, so a new master starts from exactly where the old one was.
 
-Every grant is one transaction that checks the master's election node (a
-master whose session expired cannot grant), removes the queue entry, records
-a slot for each type, hands the run to a worker and marks the job running.
+Grants go in transactions, each of which checks the master's election node (a
+master whose session expired cannot grant) and, for every run in it, removes
+the queue entry, records a slot for each type, hands the run to a worker and
+marks the job running.
 Slots are therefore recorded before — in fact atomically with — the run
 being let through, and counted as znodes, so the running count cannot drift.
 
@@ -38,7 +39,7 @@ from kazoo.exceptions import (BadVersionError, ConnectionClosedError, Connection
 from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key
 from .layout import (FINISHED_BUCKET_S, Layout, bucket_start, commit, decode, encode, enqueue, first_failure, forget_bucket,
-                     free_slots, mark_finished, parse_run_name, run_name)
+                     free_slots, hand_over, mark_finished, parse_run_name, run_name)
 from .mirror import Mirror
 
 log = logging.getLogger("qlgate.jobs.limiter")
@@ -219,13 +220,17 @@ class Limiter:
         return None if data is None else data["types"]
 
     def _grant(self, plan: list[tuple[str, int, list[str], str]]) -> None:
-        """Let the planned runs through, each in one transaction, all pipelined."""
+        """Let the planned runs through: one transaction per batch of runs, all
+        pipelined. A transaction per run had the master's connection and the
+        server queueing a burst of small writes; a batch is one request, and each
+        worker gets one news for its runs in it."""
         lay, c = self.layout, self.client
         for _, _, types, _ in plan:
             for t in types:
                 if t not in self._type_dirs:
                     c.ensure_path(lay.running(t))
                     self._type_dirs.add(t)
+        batch = _Batch()
         for entry, _, types, worker in plan:
             # every entry carries the job's record as of the version its enqueue left (layout.enqueue)
             job, version = Job.from_dict(self._entries[entry]["job"]), self._entries[entry]["version"]
@@ -237,32 +242,44 @@ class Limiter:
             job.attempts.append(Attempt(run=job.run, worker=worker, started=job.started))
             name = run_name(job.id, job.run)
             record = job.to_dict()
-            tx = c.transaction()
-            tx.check(self.node, 0)                              # still the master (our session lives)
-            tx.delete(f"{lay.queue}/{entry}")
-            for t in types:
-                tx.create(f"{lay.running(t)}/{name}", encode({"worker": worker}))
+            encoded = encode(record)
             # the run carries the record (and the version our write gives it): the worker starts at once
-            tx.create(f"{lay.assignments(worker)}/{name}",
-                      encode({"id": job.id, "run": job.run, "types": types, "job": record, "version": version + 1}))
-            tx.set_data(lay.job(job.id), encode(record), version=version)
+            batch.add(entry, job.id, name, types, worker, encoded,
+                      {"id": job.id, "run": job.run, "types": types, "job": record, "version": version + 1}, version)
             # counted at once, not when the commit returns: ZooKeeper applies one session's requests
             # in the order sent, so every read this master sends next already sees the grant (or
             # its failure, which makes us read everything again) — the master never waits on a commit
-            tx.commit_async().rawlink(partial(self._granted, job.id))
             self._mirror.granted(entry, name, types, worker)
             self._entries.pop(entry, None)
+            if batch.full():
+                self._send(batch)
+                batch = _Batch()
+        if batch.runs:
+            self._send(batch)
 
-    def _granted(self, job_id: int, result) -> None:
-        """A grant's outcome, on kazoo's callback thread."""
+    def _send(self, batch: "_Batch") -> None:
+        lay = self.layout
+        tx = self.client.transaction()
+        tx.check(self.node, 0)                              # still the master (our session lives)
+        for entry, job_id, name, types, worker, record, version in batch.runs:
+            tx.delete(f"{lay.queue}/{entry}")
+            for t in types:
+                tx.create(f"{lay.running(t)}/{name}", encode({"worker": worker}))
+            tx.set_data(lay.job(job_id), record, version=version)
+        for worker, runs in batch.by_worker.items():
+            hand_over(tx, lay, worker, runs)
+        tx.commit_async().rawlink(partial(self._granted, [run[1] for run in batch.runs]))
+
+    def _granted(self, job_ids: list[int], result) -> None:
+        """A batch's outcome, on kazoo's callback thread."""
         try:
             failure = first_failure(result.get())
         except Exception as error:          # the connection or the session went meanwhile
             failure = error
         if failure is None:
-            self.grants += 1
+            self.grants += len(job_ids)
             return
-        log.info("grant of job %s did not go through (%s); reading again", job_id, type(failure).__name__)
+        log.info("grant of jobs %s did not go through (%s); reading again", job_ids, type(failure).__name__)
         self._mirror.invalidate()
         self._wake.set()
 
@@ -391,6 +408,29 @@ class Limiter:
             if isinstance(failure, NoNodeError) and job.final:
                 forget_bucket(self.client, lay, job.ended)     # the next audit tries again
             self._wake.set()
+
+
+GRANT_BATCH_RUNS = 64             # runs let through in one transaction at most
+GRANT_BATCH_BYTES = 256_000       # and about this much data (ZooKeeper takes requests up to 1 MB)
+
+
+class _Batch:
+    """Grants that go in one transaction: all of them or none (a failure — a job
+    cancelled meanwhile, say — has the master read everything again and plan anew)."""
+
+    def __init__(self) -> None:
+        self.runs: list[tuple] = []
+        self.by_worker: dict[str, dict[str, dict]] = {}
+        self.size = 0
+
+    def add(self, entry: str, job_id: int, name: str, types: list[str], worker: str, record: bytes,
+            info: dict, version: int) -> None:
+        self.runs.append((entry, job_id, name, types, worker, record, version))
+        self.by_worker.setdefault(worker, {})[name] = info
+        self.size += 3 * len(record) + 200            # the record goes in the job, the assignment and the news
+
+    def full(self) -> bool:
+        return len(self.runs) >= GRANT_BATCH_RUNS or self.size >= GRANT_BATCH_BYTES
 
 
 def _value_or_none(result):

@@ -9,10 +9,13 @@ assignments are created by the master alone (its own grants are counted as
 they are sent) and removed by others (a removal is seen once its watch fires).
 Watches are on what others change, not on what the master changes itself: every
 release touches its types' nodes (``layout.free_slots``) and every queue change
-but a grant touches the queue node (``layout.enqueue``), so a grant wakes
-nobody to list again what it just wrote. A release removes the run's
-assignment in the same transaction as its slots, so a slot gone from a type's
-listing is a slot freed on its worker too. A mark is cleared before its re-read
+but a grant touches the queue node (``layout.enqueue``), so the master's own
+grants do not wake it to list again what it just wrote. A release writes its
+news into the type node: when the master saw the version before, the one read
+that re-arms the watch tells which slot went, and only after a gap (several
+releases between two reads) does it list the slots. A release removes the
+run's assignment in the same transaction as its slots, so a slot freed is a
+slot freed on its worker too. A mark is cleared before its re-read
 is sent, so a change that races the read either lands in it or fires the new
 watch. Anything unusual — a new master, a session event, a failed grant, the
 periodic audit — marks everything for re-reading.
@@ -26,7 +29,7 @@ from typing import Callable
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoNodeError
 
-from .layout import Layout, decode
+from .layout import Layout, decode, news
 
 LIMITS, RUNNING, WORKERS, QUEUE = "limits", "running", "workers", "queue"
 _READ_ORDER = {LIMITS: 0, "slots": 1, "assigned": 2, RUNNING: 3}
@@ -45,6 +48,7 @@ class Mirror:
         self._dirty: set[tuple[str, str]] = set()
         self._everything = True
         self._watches: dict[tuple[str, str], Callable] = {}
+        self._versions: dict[str, int] = {}           # type → version of its node the slots are read up to
 
     # ------------------------------------------------------------------ marks
     def invalidate(self) -> None:
@@ -69,6 +73,7 @@ class Mirror:
             dirty, self._dirty = self._dirty, set()
             everything, self._everything = self._everything, False
         if everything:
+            self._versions.clear()                    # no news taken on trust: every type listed
             dirty.update({(LIMITS, ""), (RUNNING, ""), (WORKERS, ""), (QUEUE, "")})
             dirty.update((LIMITS, t) for t in self.limits)
             dirty.update((RUNNING, t) for t in self.running)
@@ -98,6 +103,7 @@ class Mirror:
         if RUNNING in directories:
             names = set(directories[RUNNING].get())
             self.running = {t: v for t, v in self.running.items() if t in names}
+            self._versions = {t: v for t, v in self._versions.items() if t in names}
             dirty.update((RUNNING, t) for t in names if t not in self.running)
         if WORKERS in directories:
             live = set(directories[WORKERS].get())
@@ -114,10 +120,12 @@ class Mirror:
             if kind == LIMITS and name:
                 reads.append((kind, name, c.get_async(lay.limit(name), watch=self._watch((kind, name)))))
             elif kind == RUNNING and name:
-                # the type node's data is touched by every release (layout.free_slots): watched
-                # first, so a release after the listing is sure to fire it
-                c.get_async(lay.running(name), watch=self._watch((kind, name)))
-                reads.append((kind, name, c.get_children_async(lay.running(name))))
+                # the type node's data is the news of the last release (layout.free_slots): read
+                # with its watch first, so a release after any listing is sure to fire it; listed
+                # at once only when we have no version to take news from
+                latest = c.get_async(lay.running(name), watch=self._watch((kind, name)))
+                listing = c.get_children_async(lay.running(name)) if name not in self._versions else None
+                reads.append((kind, name, (latest, listing)))
             elif kind == "slots":
                 reads.append((kind, name, c.get_async(lay.worker(name))))
             elif kind == "assigned":          # no watch: only grants add, and a release shows in the slots
@@ -126,21 +134,20 @@ class Mirror:
             self.queue = sorted(directories[QUEUE].get())
             self.queue_listings += 1
         for kind, name, pending in reads:
-            try:
-                value = pending.get()
-            except NoNodeError:
-                value = None
+            if kind == RUNNING:
+                value = pending
+            else:
+                try:
+                    value = pending.get()
+                except NoNodeError:
+                    value = None
             if kind == LIMITS:
                 if value is None:
                     self.limits.pop(name, None)
                 else:
                     self.limits[name] = decode(value[0])
             elif kind == RUNNING:
-                listed = set(value or ())
-                for run in self.running.get(name, set()) - listed:
-                    for runs in self.assigned.values():      # released: its assignment went with it
-                        runs.discard(run)
-                self.running[name] = listed
+                self._read_running(name, *value)
             elif kind == "slots":
                 if value is None:
                     self.slots.pop(name, None)
@@ -155,6 +162,32 @@ class Mirror:
                 self.assigned[name] = set(value)
             else:
                 self.assigned.pop(name, None)
+
+    def _read_running(self, job_type: str, latest, listing) -> None:
+        """A type's slots in use: from the news of its last release when we saw the
+        version before, else from a listing (sent now if it was not sent already)."""
+        try:
+            data, stat = latest.get()
+        except NoNodeError:
+            self.running.pop(job_type, None)
+            self._versions.pop(job_type, None)
+            return
+        message = news(data, stat.version, self._versions.get(job_type))
+        if message is not None:
+            freed = set(message["freed"])
+        else:
+            if listing is None:
+                listing = self.client.get_children_async(self.layout.running(job_type))
+            try:
+                listed = set(listing.get())
+            except NoNodeError:
+                listed = set()
+            freed = self.running.get(job_type, set()) - listed
+            self.running[job_type] = listed
+        self._versions[job_type] = stat.version
+        self.running.setdefault(job_type, set()).difference_update(freed)
+        for runs in self.assigned.values():          # released: its assignment went with it
+            runs.difference_update(freed)
 
     def invalidate_one(self, key: tuple[str, str]) -> None:
         with self._lock:

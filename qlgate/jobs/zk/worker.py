@@ -13,18 +13,21 @@ import os
 import socket
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, Coroutine
 
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
+from kazoo.exceptions import BadVersionError, ConnectionLoss, NoNodeError, NodeExistsError, SessionExpiredError
+from kazoo.protocol.states import KeeperState
 
-from ..model import DONE, QUEUED, RUNNING, Job, finish_attempt
-from .layout import (Layout, commit, decode, encode, enqueue, forget_bucket, free_slots, mark_finished,
+from ..model import DONE, QUEUED, RUNNING, Job, attempt_error, finish_attempt, oversized_result
+from .layout import (Layout, commit, decode, encode, enqueue, forget_bucket, free_slots, mark_finished, news,
                      parse_run_name)
 
 log = logging.getLogger("qlgate.jobs.worker")
 CHECK_REGISTRATION_S = 5.0
+HANDLED_KEPT = 10_000       # names of runs started lately, to tell news of them from news of new ones
 
 # runs a job's script: (job) -> awaitable result; raising means the attempt failed
 JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
@@ -48,6 +51,9 @@ class Worker:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._main, name=f"worker-{self.name}", daemon=True)
         self._session_lost = False          # our ephemeral node went with the session: register again
+        self._seen: int | None = None       # the version of our assignments node we have the news up to
+        self._unread = True                 # its watch fired since we last read it
+        self._handled: OrderedDict[str, None] = OrderedDict()   # runs started, newest last
         self._last_check = 0.0
         client.add_listener(self._on_state)
 
@@ -106,7 +112,8 @@ class Worker:
             self._session_lost = True
         self._wake.set()
 
-    def _wake_up(self, _event: object = None) -> None:
+    def _news_came(self, _event: object = None) -> None:
+        self._unread = True
         self._wake.set()
 
     # ------------------------------------------------------------------ loop
@@ -114,34 +121,60 @@ class Worker:
         while not self._stop.is_set():
             try:
                 if self.client.state == KazooState.CONNECTED:
-                    # our node is looked at after a lost session and now and then (someone may
-                    # have removed it), not on every wake-up: a new run costs two reads, not three
+                    # our node is looked at after a lost session and now and then (someone may have
+                    # removed it), not on every wake-up; the assignments are listed then as well
                     now = time.monotonic()
                     if self._session_lost or now - self._last_check > CHECK_REGISTRATION_S:
                         self._session_lost, self._last_check = False, now
                         if self.client.exists(self.layout.worker(self.name)) is None:
                             self._register()
-                    self._take_new_runs()
+                        self._seen = None
+                    if self._unread or self._seen is None:
+                        self._take_new_runs()
             except Exception:
                 log.exception("worker %s: reading assignments failed", self.name)
+                self._seen = None
                 time.sleep(0.2)
             self._wake.wait(1.0)
             self._wake.clear()
 
     def _take_new_runs(self) -> None:
+        """One read, which re-arms the watch, brings the news of the last hand-over
+        (``layout.hand_over``): when we saw the version before, those are the new
+        runs. After a gap, or the first time, the assignments are listed instead."""
         path = self.layout.assignments(self.name)
+        self._unread = False                 # cleared before the read: news landing meanwhile fires again
         try:
-            names = self.client.get_children(path, watch=self._wake_up)
+            data, stat = self.client.get(path, watch=self._news_came)
         except NoNodeError:
             self.client.ensure_path(path)
+            self._seen = None
             return self._wake.set()
-        new = [(n, self.client.get_async(f"{path}/{n}")) for n in sorted(names) if n not in self._running]
-        for name, pending in new:
-            try:
-                info = decode(pending.get()[0])
-            except NoNodeError:
-                continue
-            self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self.loop)
+        message = news(data, stat.version, self._seen)
+        if message is not None:
+            for name, info in message["runs"].items():
+                self._start(name, info)
+        else:
+            names = self.client.get_children(path)
+            pending = [(n, self.client.get_async(f"{path}/{n}")) for n in sorted(names)
+                       if n not in self._handled and n not in self._running]
+            for name, result in pending:
+                try:
+                    self._start(name, decode(result.get()[0]))
+                except NoNodeError:
+                    continue
+        self._seen = stat.version
+
+    def _start(self, name: str, info: dict[str, Any]) -> None:
+        """A run starts once: news and a listing may both name it. (The names kept
+        are those of runs in hand and of the latest ones started: a run ended has
+        no assignment left to list, and news only ever names runs just handed over.)"""
+        if name in self._handled or name in self._running:
+            return
+        self._handled[name] = None
+        while len(self._handled) > HANDLED_KEPT:
+            self._handled.popitem(last=False)
+        self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self.loop)
 
     async def _run(self, name: str, info: dict[str, Any]) -> None:
         """The run's record came with it: the script starts at once; the cancel
@@ -160,7 +193,7 @@ class Worker:
         except asyncio.CancelledError:
             cancelled, error = True, "cancelled while running"
         except Exception as e:  # the job's failure, recorded on the attempt
-            error = f"{type(e).__name__}: {e}"
+            error = attempt_error(e)
         finally:
             watcher.disarm()
         timing = (script_started, time.time())
@@ -169,48 +202,71 @@ class Worker:
     def _finish(self, name: str, info: dict[str, Any], result: Any, error: str | None, cancelled: bool,
                 timing: tuple[float, float]) -> None:
         job_id, run = parse_run_name(name)
-        lay = self.layout
         # first try with the record and version the grant gave us: no read on the way out
         job, version = Job.from_dict(info["job"]), info.get("version")
         try:
             while True:
-                if version is None:
-                    try:
-                        data, stat = self.client.get(lay.job(job_id))
-                    except NoNodeError:
-                        return
-                    job, version = Job.from_dict(decode(data)), stat.version
-                if job.state != RUNNING or job.run != run:
-                    return                      # taken back from us: the outcome no longer counts
-                outcome_error, outcome_cancelled = error, cancelled
-                if job.cancel_requested and outcome_error is None:
-                    outcome_cancelled, outcome_error = True, "cancelled while running"
-                job.attempts[-1].script_started, job.attempts[-1].script_ended = timing
-                finish_attempt(job, outcome_error, cancelled=outcome_cancelled)
-                if outcome_error is None:
-                    job.state, job.result, job.ended = DONE, result, time.time()
-                tx = self.client.transaction()
-                tx.delete(f"{lay.assignments(self.name)}/{name}")     # fails if the run was taken back
-                free_slots(tx, lay, name, info["types"])
-                record = job.to_dict()
-                tx.set_data(lay.job(job_id), encode(record), version=version)
-                if job.state == QUEUED:
-                    enqueue(tx, lay, record, version + 1, time.time())
-                else:
-                    mark_finished(self.client, tx, lay, job_id, job.ended)
                 try:
-                    commit(tx)
-                    log.info("job %s run %s: %s", job_id, run, job.state)
-                    return
-                except BadVersionError:
-                    version = None              # a cancel request landed meanwhile: read again
-                except NoNodeError:
-                    if job.state == QUEUED or not forget_bucket(self.client, lay, job.ended):
-                        return                  # the run was taken back
-                    version = None
+                    if self._record_outcome(name, info, job, version, result, error, cancelled, timing):
+                        return
+                except (ConnectionLoss, SessionExpiredError):
+                    # the outcome may or may not have landed: once connected, read and try again
+                    # (had it landed, the run is no longer ours and we stop there)
+                    if not self._connected_again():
+                        log.error("job %s run %s: no connection to record its outcome; it runs again "
+                                  "once our session has ended", job_id, run)
+                        return
+                version = None
         finally:
             self._running.pop(name, None)
-            self._wake.set()
+
+    def _record_outcome(self, name: str, info: dict[str, Any], job: Job, version: int | None, result: Any,
+                        error: str | None, cancelled: bool, timing: tuple[float, float]) -> bool:
+        """One try at the transaction that ends the run; False: read the record and try again."""
+        job_id, run = parse_run_name(name)
+        lay = self.layout
+        if version is None:
+            try:
+                data, stat = self.client.get(lay.job(job_id))
+            except NoNodeError:
+                return True
+            job, version = Job.from_dict(decode(data)), stat.version
+        if job.state != RUNNING or job.run != run:
+            return True                         # taken back from us: the outcome no longer counts
+        if job.cancel_requested and error is None:
+            cancelled, error = True, "cancelled while running"
+        if error is None:
+            error = oversized_result(result)
+        job.attempts[-1].script_started, job.attempts[-1].script_ended = timing
+        finish_attempt(job, error, cancelled=cancelled)
+        if error is None:
+            job.state, job.result, job.ended = DONE, result, time.time()
+        tx = self.client.transaction()
+        tx.delete(f"{lay.assignments(self.name)}/{name}")     # fails if the run was taken back
+        free_slots(tx, lay, name, info["types"])
+        record = job.to_dict()
+        tx.set_data(lay.job(job_id), encode(record), version=version)
+        if job.state == QUEUED:
+            enqueue(tx, lay, record, version + 1, time.time())
+        else:
+            mark_finished(self.client, tx, lay, job_id, job.ended)
+        try:
+            commit(tx)
+        except BadVersionError:
+            return False                        # a cancel request landed meanwhile: read again
+        except NoNodeError:
+            # the run was taken back, unless the finished index's bucket had gone
+            return job.state == QUEUED or not forget_bucket(self.client, lay, job.ended)
+        log.info("job %s run %s: %s", job_id, run, job.state)
+        return True
+
+    def _connected_again(self, timeout: float = 60.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while self.client.state != KazooState.CONNECTED:
+            if time.monotonic() > deadline or self.client.client_state == KeeperState.CLOSED:
+                return False
+            time.sleep(0.05)
+        return True
 
 
 class _CancelWatch:

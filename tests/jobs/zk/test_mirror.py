@@ -40,7 +40,31 @@ def test_a_grant_counts_at_once_and_a_freed_slot_shows_after_its_watch(world):
     release(zk, layout, "1-1")                             # a worker finished
     assert woken.wait(5)
     mirror.refresh()
-    assert mirror.slots_used() == {"t": 1}                 # re-read: the grant above was never written
+    assert mirror.slots_used() == {"t": 2}                 # 1-1 went; 3-1 counts until a re-read
+    mirror.invalidate()                                    # (as a failed grant asks for)
+    mirror.refresh()
+    assert mirror.slots_used() == {"t": 1}                 # the grant above was never written
+
+
+def test_a_release_read_in_turn_is_taken_from_its_news_and_after_a_gap_the_slots_are_listed(world):
+    zk, layout, mirror, woken = world
+    for name in ("1-1", "2-1", "3-1"):
+        zk.create(f"{layout.running('t')}/{name}", b"{}", makepath=True)
+    mirror.refresh()
+    zk.create(f"{layout.running('t')}/9-1", b"{}")         # a slot only a listing would show
+
+    woken.clear()
+    release(zk, layout, "1-1")
+    assert woken.wait(5)
+    mirror.refresh()
+    assert mirror.running["t"] == {"2-1", "3-1"}           # one read: the news named 1-1
+
+    woken.clear()
+    release(zk, layout, "2-1")
+    release(zk, layout, "3-1")                             # two releases, one read: a gap
+    assert woken.wait(5)
+    mirror.refresh()
+    assert mirror.running["t"] == {"9-1"}
 
 
 def release(zk, layout: Layout, name: str, worker: str | None = None) -> None:
