@@ -13,11 +13,12 @@ from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..archive import Archive
 from ..ids import IdAllocator
-from ..model import (CANCELLED, QUEUED, STATES, Job, JobError, JobNotFound, QueueFull, new_job, parse_queue_key,
-                     queue_key_types)
+from ..model import (CANCELLED, QUEUED, RUNNING, STATES, Job, JobError, JobNotFound, QueueFull, new_job,
+                     parse_queue_key, queue_key_types)
 from ..types import check_type
 from ..rates import Rate
-from .layout import Layout, commit, decode, dequeue, encode, enqueue, forget_bucket, mark_finished, parse_run_name
+from .layout import (Layout, ask_to_cancel, commit, decode, dequeue, encode, enqueue, forget_bucket, mark_finished,
+                     parse_run_name, run_name)
 from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
@@ -133,6 +134,7 @@ class ZkJobs:
     # ------------------------------------------------------------------ cancel
     def cancel(self, job_id: int) -> Job:
         """A queued job is cancelled at once; a running one when its worker sees the request."""
+        tell_worker = True
         while True:
             try:
                 job, version = self._read(job_id)
@@ -149,13 +151,19 @@ class ZkJobs:
                 mark_finished(self.client, tx, self.layout, job.id, job.ended)
             else:
                 job.cancel_requested = True
+                if tell_worker and job.attempts:
+                    ask_to_cancel(tx, self.layout, job.attempts[-1].worker, run_name(job.id, job.run))
             tx.set_data(self.layout.job(job.id), encode(job.to_dict()), version=version)
             try:
                 commit(tx)
                 return job
             except (BadVersionError, NoNodeError) as failure:
-                if isinstance(failure, NoNodeError) and job.final:
-                    forget_bucket(self.client, self.layout, job.ended)
+                if isinstance(failure, NoNodeError):
+                    if job.final:
+                        forget_bucket(self.client, self.layout, job.ended)
+                    elif job.state == RUNNING and self.client.exists(self.layout.job(job.id)) is not None:
+                        # the worker has no cancel node (it is gone): its run ends on the record alone
+                        tell_worker = False
                 continue   # it moved on meanwhile (started, or finished): look again
 
     def _queue_entry(self, job_id: int) -> str | None:

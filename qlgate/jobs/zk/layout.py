@@ -7,6 +7,8 @@
     workers/<name>                   ephemeral: a live worker and its slots
     assign/<worker>/<id>-<run>       a run handed to a worker; the worker node's own data
                                      is the news of the last hand-over (see hand_over)
+    cancel/<worker>                  its data is the news of the last cancel request for a
+                                     run of the worker's (see ask_to_cancel)
     limiter/election/n-<seq>         ephemeral sequential: the lowest is the master
     limiter/running/<type>/<id>-<run>  a slot in use, recorded in the same transaction
                                      that lets the run through the gate; the type node's
@@ -78,6 +80,12 @@ def hand_over(tx, layout: "Layout", worker: str, runs: dict[str, dict[str, Any]]
     for name, info in runs.items():
         tx.create(f"{layout.assignments(worker)}/{name}", encode(info))
     tx.set_data(layout.assignments(worker), encode({"runs": runs}))
+
+
+def ask_to_cancel(tx, layout: "Layout", worker: str, name: str) -> None:
+    """Within ``tx`` (which sets the job's ``cancel_requested``): the news for the
+    worker running ``name``, so that it stops the script without a watch per run."""
+    tx.set_data(layout.cancels(worker), encode({"cancel": [name]}))
 
 
 def news(data: bytes, version: int, seen: int | None) -> dict[str, Any] | None:
@@ -170,6 +178,13 @@ class Layout:
     def assign_root(self) -> str:
         return f"{self.root}/assign"
 
+    def cancels(self, worker: str) -> str:
+        return f"{self.root}/cancel/{worker}"
+
+    @property
+    def cancel_root(self) -> str:
+        return f"{self.root}/cancel"
+
     @property
     def election(self) -> str:
         return f"{self.root}/limiter/election"
@@ -197,8 +212,8 @@ class Layout:
         return f"{self.root}/finished"
 
     def ensure(self, client) -> None:
-        for path in (self.jobs, self.queue, self.workers, self.assign_root, self.election, self.running_root,
-                     self.limits, self.ids, self.finished):
+        for path in (self.jobs, self.queue, self.workers, self.assign_root, self.cancel_root, self.election,
+                     self.running_root, self.limits, self.ids, self.finished):
             client.ensure_path(path)
 
 

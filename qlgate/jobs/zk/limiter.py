@@ -295,10 +295,11 @@ class Limiter:
             for name in self.client.get_children(lay.assignments(worker)):
                 self.release(worker, name, error=f"worker {worker} was lost (its session ended)")
                 reclaimed = True
-            try:
-                self.client.delete(lay.assignments(worker))
-            except Exception:
-                pass
+            for path in (lay.assignments(worker), lay.cancels(worker)):
+                try:
+                    self.client.delete(path)
+                except Exception:
+                    pass
         if not audit:
             return reclaimed
         # now and then: slots whose run has no assignment (our transactions never leave

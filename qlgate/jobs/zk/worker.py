@@ -54,6 +54,10 @@ class Worker:
         self._seen: int | None = None       # the version of our assignments node we have the news up to
         self._unread = True                 # its watch fired since we last read it
         self._handled: OrderedDict[str, None] = OrderedDict()   # runs started, newest last
+        self._cancels_seen: int | None = None   # the same for our cancel node
+        self._cancels_unread = True
+        self._tasks: dict[str, asyncio.Future] = {}      # run → its script (on the loop's thread)
+        self._cancel_early: set[str] = set()              # runs asked to stop before their script began
         self._last_check = 0.0
         client.add_listener(self._on_state)
 
@@ -106,6 +110,7 @@ class Worker:
                     break
                 time.sleep(0.2)
         self.client.ensure_path(self.layout.assignments(self.name))
+        self.client.ensure_path(self.layout.cancels(self.name))
 
     def _on_state(self, state: str) -> None:
         if state == KazooState.LOST:
@@ -114,6 +119,10 @@ class Worker:
 
     def _news_came(self, _event: object = None) -> None:
         self._unread = True
+        self._wake.set()
+
+    def _cancel_came(self, _event: object = None) -> None:
+        self._cancels_unread = True
         self._wake.set()
 
     # ------------------------------------------------------------------ loop
@@ -128,12 +137,14 @@ class Worker:
                         self._session_lost, self._last_check = False, now
                         if self.client.exists(self.layout.worker(self.name)) is None:
                             self._register()
-                        self._seen = None
+                        self._seen = self._cancels_seen = None
                     if self._unread or self._seen is None:
                         self._take_new_runs()
+                    if self._cancels_unread or self._cancels_seen is None:
+                        self._take_cancels()
             except Exception:
                 log.exception("worker %s: reading assignments failed", self.name)
-                self._seen = None
+                self._seen = self._cancels_seen = None
                 time.sleep(0.2)
             self._wake.wait(1.0)
             self._wake.clear()
@@ -165,6 +176,43 @@ class Worker:
                     continue
         self._seen = stat.version
 
+    def _take_cancels(self) -> None:
+        """Cancel requests come the same way (``layout.ask_to_cancel``): the news names
+        the run; after a gap, or the first time, the records of the runs in hand tell."""
+        path = self.layout.cancels(self.name)
+        self._cancels_unread = False
+        try:
+            data, stat = self.client.get(path, watch=self._cancel_came)
+        except NoNodeError:
+            self.client.ensure_path(path)
+            self._cancels_seen = None
+            return self._wake.set()
+        message = news(data, stat.version, self._cancels_seen)
+        if message is not None:
+            asked = [n for n in message["cancel"] if n in self._running]
+        else:
+            names = list(self._running)
+            reads = [(n, self.client.get_async(self.layout.job(parse_run_name(n)[0]))) for n in names]
+            asked = []
+            for name, result in reads:
+                try:
+                    record = decode(result.get()[0])
+                except NoNodeError:
+                    continue
+                if record.get("cancel_requested") and record.get("run") == parse_run_name(name)[1]:
+                    asked.append(name)
+        for name in asked:
+            self.loop.call_soon_threadsafe(self._cancel_run, name)
+        self._cancels_seen = stat.version
+
+    def _cancel_run(self, name: str) -> None:
+        """On the loop's thread: stop the script, or have it stop as soon as it begins."""
+        task = self._tasks.get(name)
+        if task is not None:
+            task.cancel()
+        else:
+            self._cancel_early.add(name)
+
     def _start(self, name: str, info: dict[str, Any]) -> None:
         """A run starts once: news and a listing may both name it. (The names kept
         are those of runs in hand and of the latest ones started: a run ended has
@@ -177,14 +225,13 @@ class Worker:
         self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self.loop)
 
     async def _run(self, name: str, info: dict[str, Any]) -> None:
-        """The run's record came with it: the script starts at once; the cancel
-        watch is set up beside it."""
+        """The run's record came with it: the script starts at once."""
         job = Job.from_dict(info["job"])
         loop = asyncio.get_running_loop()
-        watcher = _CancelWatch(self, job.id, None)
         script_started = time.time()
-        task = watcher.task = asyncio.ensure_future(self.runner(job))
-        watcher.arm()
+        task = self._tasks[name] = asyncio.ensure_future(self.runner(job))
+        if name in self._cancel_early:
+            task.cancel()
         result: Any = None
         error: str | None = None
         cancelled = False
@@ -195,7 +242,8 @@ class Worker:
         except Exception as e:  # the job's failure, recorded on the attempt
             error = attempt_error(e)
         finally:
-            watcher.disarm()
+            self._tasks.pop(name, None)
+            self._cancel_early.discard(name)
         timing = (script_started, time.time())
         await loop.run_in_executor(self._pool, self._finish, name, info, result, error, cancelled, timing)
 
@@ -219,6 +267,7 @@ class Worker:
                 version = None
         finally:
             self._running.pop(name, None)
+            self.loop.call_soon_threadsafe(self._cancel_early.discard, name)     # a request that came late
 
     def _record_outcome(self, name: str, info: dict[str, Any], job: Job, version: int | None, result: Any,
                         error: str | None, cancelled: bool, timing: tuple[float, float]) -> bool:
@@ -267,31 +316,3 @@ class Worker:
                 return False
             time.sleep(0.05)
         return True
-
-
-class _CancelWatch:
-    """Cancels the running task when the job's record asks for it."""
-
-    def __init__(self, worker: Worker, job_id: int, task: asyncio.Future | None):
-        self.worker, self.job_id, self.task = worker, job_id, task
-        self.loop = asyncio.get_running_loop()     # made on the loop, armed from a thread
-        self.armed = True
-
-    def arm(self) -> None:
-        """Read the record with a watch, without blocking: the answer arrives on kazoo's thread."""
-        if self.armed:
-            self.worker.client.get_async(self.worker.layout.job(self.job_id), watch=self._changed).rawlink(self._read)
-
-    def _read(self, result) -> None:
-        try:
-            data, _ = result.get()
-        except Exception:   # the record is gone, or the session is: nothing to cancel here
-            return
-        if self.armed and decode(data).get("cancel_requested"):
-            self.loop.call_soon_threadsafe(self.task.cancel)
-
-    def _changed(self, _event: object) -> None:
-        self.arm()
-
-    def disarm(self) -> None:
-        self.armed = False
