@@ -155,12 +155,11 @@ class Worker:
         runs. After a gap, or the first time, the assignments are listed instead."""
         path = self.layout.assignments(self.name)
         self._unread = False                 # cleared before the read: news landing meanwhile fires again
-        try:
-            data, stat = self.client.get(path, watch=self._news_came)
-        except NoNodeError:
-            self.client.ensure_path(path)
+        read = self._read_watched(path, self._news_came)
+        if read is None:
             self._seen = None
-            return self._wake.set()
+            return
+        data, stat = read
         message = news(data, stat.version, self._seen)
         if message is not None:
             for name, info in message["runs"].items():
@@ -181,12 +180,11 @@ class Worker:
         the run; after a gap, or the first time, the records of the runs in hand tell."""
         path = self.layout.cancels(self.name)
         self._cancels_unread = False
-        try:
-            data, stat = self.client.get(path, watch=self._cancel_came)
-        except NoNodeError:
-            self.client.ensure_path(path)
+        read = self._read_watched(path, self._cancel_came)
+        if read is None:
             self._cancels_seen = None
-            return self._wake.set()
+            return
+        data, stat = read
         message = news(data, stat.version, self._cancels_seen)
         if message is not None:
             asked = [n for n in message["cancel"] if n in self._running]
@@ -204,6 +202,16 @@ class Worker:
         for name in asked:
             self.loop.call_soon_threadsafe(self._cancel_run, name)
         self._cancels_seen = stat.version
+
+    def _read_watched(self, path: str, watch: Callable) -> tuple[bytes, Any] | None:
+        """A node's data and stat, its watch re-armed; None when it was missing (made
+        again now, read on the next turn)."""
+        try:
+            return self.client.get(path, watch=watch)
+        except NoNodeError:
+            self.client.ensure_path(path)
+            self._wake.set()
+            return None
 
     def _cancel_run(self, name: str) -> None:
         """On the loop's thread: stop the script, or have it stop as soon as it begins."""
