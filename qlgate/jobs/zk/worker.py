@@ -51,11 +51,9 @@ class Worker:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._main, name=f"worker-{self.name}", daemon=True)
         self._session_lost = False          # our ephemeral node went with the session: register again
-        self._seen: int | None = None       # the version of our assignments node we have the news up to
-        self._unread = True                 # its watch fired since we last read it
         self._handled: OrderedDict[str, None] = OrderedDict()   # runs started, newest last
-        self._cancels_seen: int | None = None   # the same for our cancel node
-        self._cancels_unread = True
+        self._hand_overs = _Feed(self, self.layout.assignments(self.name), self._take_new_runs, self._list_runs)
+        self._cancels = _Feed(self, self.layout.cancels(self.name), self._take_cancels, self._check_records)
         self._tasks: dict[str, asyncio.Future] = {}      # run → its script (on the loop's thread)
         self._cancel_early: set[str] = set()              # runs asked to stop before their script began
         self._last_check = 0.0
@@ -117,14 +115,6 @@ class Worker:
             self._session_lost = True
         self._wake.set()
 
-    def _news_came(self, _event: object = None) -> None:
-        self._unread = True
-        self._wake.set()
-
-    def _cancel_came(self, _event: object = None) -> None:
-        self._cancels_unread = True
-        self._wake.set()
-
     # ------------------------------------------------------------------ loop
     def _main(self) -> None:
         while not self._stop.is_set():
@@ -137,81 +127,56 @@ class Worker:
                         self._session_lost, self._last_check = False, now
                         if self.client.exists(self.layout.worker(self.name)) is None:
                             self._register()
-                        self._seen = self._cancels_seen = None
-                    if self._unread or self._seen is None:
-                        self._take_new_runs()
-                    if self._cancels_unread or self._cancels_seen is None:
-                        self._take_cancels()
+                        self._hand_overs.forget()
+                        self._cancels.forget()
+                    for feed in (self._hand_overs, self._cancels):
+                        if feed.due():
+                            feed.read()
             except Exception:
                 log.exception("worker %s: reading assignments failed", self.name)
-                self._seen = self._cancels_seen = None
+                self._hand_overs.forget()
+                self._cancels.forget()
                 time.sleep(0.2)
             self._wake.wait(1.0)
             self._wake.clear()
 
-    def _take_new_runs(self) -> None:
-        """One read, which re-arms the watch, brings the news of the last hand-over
-        (``layout.hand_over``): when we saw the version before, those are the new
-        runs. After a gap, or the first time, the assignments are listed instead."""
+    def _take_new_runs(self, message: dict[str, Any]) -> None:
+        """The news of a hand-over (``layout.hand_over``): the new runs, with their records."""
+        for name, info in message["runs"].items():
+            self._start(name, info)
+
+    def _list_runs(self) -> None:
+        """After a gap, or the first time: the assignments not started yet."""
         path = self.layout.assignments(self.name)
-        self._unread = False                 # cleared before the read: news landing meanwhile fires again
-        read = self._read_watched(path, self._news_came)
-        if read is None:
-            self._seen = None
-            return
-        data, stat = read
-        message = news(data, stat.version, self._seen)
-        if message is not None:
-            for name, info in message["runs"].items():
-                self._start(name, info)
-        else:
-            names = self.client.get_children(path)
-            pending = [(n, self.client.get_async(f"{path}/{n}")) for n in sorted(names)
-                       if n not in self._handled and n not in self._running]
-            for name, result in pending:
-                try:
-                    self._start(name, decode(result.get()[0]))
-                except NoNodeError:
-                    continue
-        self._seen = stat.version
+        pending = [(n, self.client.get_async(f"{path}/{n}")) for n in sorted(self.client.get_children(path))
+                   if n not in self._handled and n not in self._running]
+        for name, result in pending:
+            try:
+                self._start(name, decode(result.get()[0]))
+            except NoNodeError:
+                continue
 
-    def _take_cancels(self) -> None:
-        """Cancel requests come the same way (``layout.ask_to_cancel``): the news names
-        the run; after a gap, or the first time, the records of the runs in hand tell."""
-        path = self.layout.cancels(self.name)
-        self._cancels_unread = False
-        read = self._read_watched(path, self._cancel_came)
-        if read is None:
-            self._cancels_seen = None
-            return
-        data, stat = read
-        message = news(data, stat.version, self._cancels_seen)
-        if message is not None:
-            asked = [n for n in message["cancel"] if n in self._running]
-        else:
-            names = list(self._running)
-            reads = [(n, self.client.get_async(self.layout.job(parse_run_name(n)[0]))) for n in names]
-            asked = []
-            for name, result in reads:
-                try:
-                    record = decode(result.get()[0])
-                except NoNodeError:
-                    continue
-                if record.get("cancel_requested") and record.get("run") == parse_run_name(name)[1]:
-                    asked.append(name)
-        for name in asked:
+    def _take_cancels(self, message: dict[str, Any]) -> None:
+        """The news of a cancel request (``layout.ask_to_cancel``) names the run."""
+        self._cancel([n for n in message["cancel"] if n in self._running])
+
+    def _check_records(self) -> None:
+        """After a gap, or the first time: the records of the runs in hand tell."""
+        runs = [(n, *parse_run_name(n)) for n in list(self._running)]
+        reads = [(name, run, self.client.get_async(self.layout.job(job_id))) for name, job_id, run in runs]
+        asked = []
+        for name, run, result in reads:
+            try:
+                record = decode(result.get()[0])
+            except NoNodeError:
+                continue
+            if record.get("cancel_requested") and record.get("run") == run:
+                asked.append(name)
+        self._cancel(asked)
+
+    def _cancel(self, names: list[str]) -> None:
+        for name in names:
             self.loop.call_soon_threadsafe(self._cancel_run, name)
-        self._cancels_seen = stat.version
-
-    def _read_watched(self, path: str, watch: Callable) -> tuple[bytes, Any] | None:
-        """A node's data and stat, its watch re-armed; None when it was missing (made
-        again now, read on the next turn)."""
-        try:
-            return self.client.get(path, watch=watch)
-        except NoNodeError:
-            self.client.ensure_path(path)
-            self._wake.set()
-            return None
 
     def _cancel_run(self, name: str) -> None:
         """On the loop's thread: stop the script, or have it stop as soon as it begins."""
@@ -324,3 +289,43 @@ class Worker:
                 return False
             time.sleep(0.05)
         return True
+
+
+class _Feed:
+    """A node whose data is the news of its last change (``layout.news``), read when
+    its watch fires: the one read that re-arms the watch brings the news when we
+    saw the version before; after a gap, or the first time, ``catch_up`` runs."""
+
+    def __init__(self, worker: Worker, path: str, take: Callable[[dict[str, Any]], None],
+                 catch_up: Callable[[], None]):
+        self.worker, self.path, self.take, self.catch_up = worker, path, take, catch_up
+        self.seen: int | None = None        # the version we have the news up to
+        self.unread = True                  # the watch fired since the last read
+
+    def fired(self, _event: object = None) -> None:
+        self.unread = True
+        self.worker._wake.set()
+
+    def forget(self) -> None:
+        """Catch up on the next read (a new session, a failure, now and then)."""
+        self.seen = None
+
+    def due(self) -> bool:
+        return self.unread or self.seen is None
+
+    def read(self) -> None:
+        client = self.worker.client
+        self.unread = False                 # cleared before the read: news landing meanwhile fires again
+        try:
+            data, stat = client.get(self.path, watch=self.fired)
+        except NoNodeError:
+            client.ensure_path(self.path)   # made again; read on the next turn
+            self.seen = None
+            self.worker._wake.set()
+            return
+        message = news(data, stat.version, self.seen)
+        if message is not None:
+            self.take(message)
+        else:
+            self.catch_up()
+        self.seen = stat.version
