@@ -26,6 +26,7 @@ from ..tables.patches import HookContext, MutableURI
 from ..tables.uri_template import expand, token_value
 from ..values import MISSING, to_text
 from . import relational
+from .window import SendWindow
 from .. import __version__
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class TableCall:
         self.timeout_ms = timeout_ms or run.settings.timeout_for(table.name)
         self.patch = mapping.patch
         self._occurrences: dict[tuple, int] = {}
-        self._window: asyncio.Semaphore | None = None  # bounds requests in flight, not local work
+        self._window: SendWindow | None = None  # bounds requests in flight, not local work
 
     # ------------------------------------------------------------------ helpers
     def _ctx(self, view: ParamView, **extra: Any) -> HookContext:
@@ -135,7 +136,7 @@ class TableCall:
         if len(requests) == 1:
             uri, binding = requests[0]
             return await self._one(uri, view.fork(binding) if binding else view)
-        self._window = asyncio.Semaphore(settings.max_nested_requests)
+        self._window = SendWindow(settings.max_nested_requests)
         outcomes = await asyncio.gather(*(self._one(u, view.fork(b)) for u, b in requests), return_exceptions=True)
         failures = [o for o in outcomes if isinstance(o, BaseException)]
         for failure in failures:
@@ -167,6 +168,19 @@ class TableCall:
 
     # ------------------------------------------------------------------ one request
     async def _one(self, uri_text: str, view: ParamView) -> Any:
+        window = self._window
+        outgoing, occurrence = await self._prepare(uri_text, view)
+        coalesce = self.kind == "select"
+        if window is None:
+            response = await self.run.send(outgoing, coalesce=coalesce, table=self.table.name, occurrence=occurrence)
+        else:
+            async with window:
+                response = await self.run.send(outgoing, coalesce=coalesce, table=self.table.name,
+                                               occurrence=occurrence)
+            await window.sends_first()
+        return await self._response(response, view)
+
+    async def _prepare(self, uri_text: str, view: ParamView) -> tuple[HttpRequest, int]:
         request = _Request(MutableURI(uri_text), view)
         mapping = self.mapping
         if mapping.auth is not None:
@@ -191,14 +205,7 @@ class TableCall:
         key = (outgoing.url, data)
         occurrence = self._occurrences.get(key, 0)
         self._occurrences[key] = occurrence + 1
-        if self._window is None:
-            response = await self.run.send(outgoing, coalesce=self.kind == "select", table=self.table.name,
-                                           occurrence=occurrence)
-        else:
-            async with self._window:
-                response = await self.run.send(outgoing, coalesce=self.kind == "select", table=self.table.name,
-                                               occurrence=occurrence)
-        return await self._response(response, view)
+        return outgoing, occurrence
 
     def _headers(self, view: ParamView) -> dict[str, str]:
         settings = self.run.settings
