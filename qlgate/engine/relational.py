@@ -48,7 +48,12 @@ def projector(columns: Sequence[ast.Column], alias: str | None = None) -> Callab
     paths = [strip_alias(c.path, alias) if c.path else None for c in columns]
     if len(columns) == 1 and columns[0].alias is None:
         (path,) = paths
-        return (lambda row: evaluate(path, row)) if path else (lambda row: MISSING)
+        if path is None:
+            return lambda row: MISSING
+        if path.keys is not None and len(path.keys) == 1:
+            key = path.keys[0]   # ``select id``: the commonest projection, one dict lookup per row
+            return lambda row: row.get(key, MISSING) if type(row) is dict else evaluate(path, row)
+        return lambda row: evaluate(path, row)
     if columns[0].alias is not None:
         named = [(c.alias, p) for c, p in zip(columns, paths)]
 

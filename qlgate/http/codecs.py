@@ -9,19 +9,25 @@ import csv
 import io
 import json
 from functools import lru_cache
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from .xml import XmlError, xml_to_json
+
+
+_NO_PARAMS: Mapping[str, str | None] = MappingProxyType({})
 
 
 class TransformFailure(ValueError):
     """The body could not be turned into JSON for its media type."""
 
 
-def parse_media_type(value: str | None) -> tuple[str, dict[str, str | None]]:
-    """``text/csv; header; charset=UTF-8`` → ("text/csv", {"header": None, "charset": "UTF-8"})."""
+@lru_cache(maxsize=256)
+def parse_media_type(value: str | None) -> tuple[str, Mapping[str, str | None]]:
+    """``text/csv; header; charset=UTF-8`` → ("text/csv", {"header": None, "charset": "UTF-8"}).
+    Cached: an upstream sends the same few content types over and over."""
     if not value:
-        return "application/json", {}
+        return "application/json", _NO_PARAMS
     parts = [p.strip() for p in value.split(";")]
     essence = parts[0].lower()
     if essence in ("xml",):
@@ -39,7 +45,7 @@ def parse_media_type(value: str | None) -> tuple[str, dict[str, str | None]]:
             params[k.strip().lower()] = v.strip().strip('"')
         else:
             params[p.lower()] = None
-    return essence, params
+    return essence, MappingProxyType(params)
 
 
 @lru_cache(maxsize=64)
@@ -84,9 +90,9 @@ def _parse_csv(text: str, header: bool) -> Any:
     return [dict(zip(names, r)) for r in rows[1:]]
 
 
-def transform(text: str, essence: str, params: dict[str, str | None]) -> Any:
+def transform(text: str, essence: str, params: Mapping[str, str | None]) -> Any:
     """Turn response text into JSON for the media type, or raise TransformFailure."""
-    if not text.strip():
+    if not text or text.isspace():
         return {}
     subtype = essence.split("/", 1)[1] if "/" in essence else essence
     try:

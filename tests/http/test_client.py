@@ -6,6 +6,7 @@ import pytest
 
 from qlgate.errors import UpstreamTimeout, UpstreamUnavailable
 from qlgate.http.client import HttpClient, HttpRequest
+from tests.conftest import Reply
 
 
 @pytest.fixture
@@ -26,6 +27,14 @@ async def test_keep_alive_pool_reuses_connections(upstream, client):
         assert response.status == 200 and response.body == b'{"ok": 1}'
     assert len({r.headers.get("host") for r in upstream.requests}) == 1
     assert len(client._session.connector._conns) == 1  # one idle keep-alive connection
+
+
+async def test_urls_go_out_as_written_and_only_illegal_characters_are_quoted(upstream, client):
+    seen = []
+    upstream.handler("GET", "/p", lambda request, body: seen.append(request.raw_path) or Reply(body=b"{}"))
+    await client.send(get(upstream, "/p?a=%7e&b=x+y&c=%E2%82%AC"))
+    await client.send(get(upstream, "/p?q=a b&r=é&s=100%"))
+    assert seen == ["/p?a=%7e&b=x+y&c=%E2%82%AC", "/p?q=a+b&r=%C3%A9&s=100%25"]
 
 
 async def test_relative_redirects_are_followed_for_get(upstream, client):
