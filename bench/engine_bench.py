@@ -22,8 +22,10 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
+sys.path.insert(0, str(ROOT))
 
 from qlgate.engine.engine import Engine  # noqa: E402
+from steal import StealMeter  # noqa: E402
 from qlgate.lang.parser import parse  # noqa: E402
 from qlgate.engine.planner import compile_script  # noqa: E402
 
@@ -82,7 +84,7 @@ async def bench_overhead(base: str, engine: Engine) -> None:
 
 
 async def raw_floor(base: str, count: int, window: int, rounds: int = 20) -> float:
-    """The same requests made with plain aiohttp and a semaphore: what no engine can beat."""
+    """The same requests with plain aiohttp and a semaphore, as one would write them by hand."""
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=256)) as session:
         gate = asyncio.Semaphore(window)
 
@@ -104,15 +106,16 @@ async def bench_fan_out(base: str, engine: Engine) -> None:
     window = engine.config.settings.max_nested_requests
     await engine.execute(script, context={"ids": ids})
     times = []
-    for _ in range(30):
-        start = time.perf_counter()
-        result = await engine.execute(script, context={"ids": ids})
-        times.append(time.perf_counter() - start)
+    with StealMeter() as steal:
+        for _ in range(30):
+            start = time.perf_counter()
+            result = await engine.execute(script, context={"ids": ids})
+            times.append(time.perf_counter() - start)
     assert len(result.value) == 2000 and len(result.diagnostics.calls) == 100
     floor = await raw_floor(base, 100, window)
     print(f"(c) in-fan-out of 100 values, 20 ms upstream, window (maxNestedRequests) {window}: "
           f"p50 {statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms; plain aiohttp with "
-          f"the same window {floor * 1e3:.1f} ms (target < 60 ms)")
+          f"the same window {floor * 1e3:.1f} ms (target < 60 ms); {steal}")
 
 
 async def bench_parallel(engine: Engine) -> None:
@@ -120,13 +123,15 @@ async def bench_parallel(engine: Engine) -> None:
         "\nreturn [" + ", ".join(f'"{{r{i}}}"' for i in range(10)) + "]"
     await engine.execute(script)
     times = []
-    for _ in range(30):
-        start = time.perf_counter()
-        await engine.execute(script)
-        times.append(time.perf_counter() - start)
+    with StealMeter() as steal:
+        for _ in range(30):
+            start = time.perf_counter()
+            await engine.execute(script)
+            times.append(time.perf_counter() - start)
     floor = await raw_floor(engine_base(engine), 10, 10, rounds=30)
     print(f"(d) 10 independent statements, 20 ms upstream: p50 {statistics.median(times) * 1e3:.1f} ms, "
-          f"max {max(times) * 1e3:.1f} ms; 10 parallel plain aiohttp GETs {floor * 1e3:.1f} ms (target < 26 ms)")
+          f"max {max(times) * 1e3:.1f} ms; 10 parallel plain aiohttp GETs {floor * 1e3:.1f} ms (target < 26 ms); "
+          f"{steal}")
 
 
 def engine_base(engine: Engine) -> str:
