@@ -6,7 +6,6 @@ import pytest
 
 from qlgate.errors import UpstreamTimeout, UpstreamUnavailable
 from qlgate.http.client import HttpClient, HttpRequest
-from tests.conftest import Reply
 
 
 @pytest.fixture
@@ -29,12 +28,15 @@ async def test_keep_alive_pool_reuses_connections(upstream, client):
     assert len(client._session.connector._conns) == 1  # one idle keep-alive connection
 
 
-async def test_urls_go_out_as_written_and_only_illegal_characters_are_quoted(upstream, client):
-    seen = []
-    upstream.handler("GET", "/p", lambda request, body: seen.append(request.raw_path) or Reply(body=b"{}"))
-    await client.send(get(upstream, "/p?a=%7e&b=x+y&c=%E2%82%AC"))
-    await client.send(get(upstream, "/p?q=a b&r=é&s=100%"))
-    assert seen == ["/p?a=%7e&b=x+y&c=%E2%82%AC", "/p?q=a+b&r=%C3%A9&s=100%25"]
+async def test_only_the_headers_a_request_carries_go_out(upstream, client):
+    upstream.reply("*", "/h", json_body={})
+    own = {"user-agent": "qlgate/x", "accept": "application/json", "accept-encoding": "gzip"}
+    await client.send(HttpRequest("GET", upstream.base + "/h", own))
+    await client.send(HttpRequest("GET", upstream.base + "/h", {}))       # as after a patch took them away
+    await client.send(HttpRequest("POST", upstream.base + "/h", {}, b"x"))
+    first, bare, post = upstream.requests
+    assert {k: first.headers[k] for k in own} == own
+    assert not {"user-agent", "accept", "accept-encoding", "content-type"} & (set(bare.headers) | set(post.headers))
 
 
 async def test_relative_redirects_are_followed_for_get(upstream, client):
