@@ -26,7 +26,9 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 sys.path.insert(0, str(ROOT))
 
+from qlgate import __version__  # noqa: E402
 from qlgate.engine.engine import Engine  # noqa: E402
+from qlgate.engine.table_call import DEFAULT_ACCEPT  # noqa: E402
 from qlgate.http.client import HttpClient, HttpRequest  # noqa: E402
 from steal import StealMeter  # noqa: E402
 from qlgate.lang.parser import parse  # noqa: E402
@@ -90,7 +92,7 @@ async def bench_overhead(base: str, engine: Engine) -> None:
 async def bench_cpu_per_request(base: str, engine: Engine) -> None:
     ids = [str(i) for i in range(100)]
     url = f"{base}/slow?ms=0&id={{}}"
-    headers = {"user-agent": "qlgate", "accept": "application/json,application/xml,text/csv",
+    headers = {"user-agent": f"qlgate/{__version__}", "accept": DEFAULT_ACCEPT,   # what a table call sends
                "accept-encoding": "gzip, deflate", "connection": "keep-alive"}
     client = HttpClient()
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=256)) as session:
