@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from . import __version__
 from .errors import QlError, QlSyntaxError
+from .workspace import default_config, default_dir
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -21,18 +22,6 @@ EXIT_USAGE = 2
 
 class UsageError(QlError):
     status = 400
-
-
-def _default_dir(given: str | None, name: str) -> str | None:
-    if given:
-        return given
-    return name if Path(name).is_dir() else None
-
-
-def _default_config(given: str | None) -> str | None:
-    if given:
-        return given
-    return "config/dev.json" if Path("config/dev.json").is_file() else None
 
 
 def _free_port() -> int:
@@ -69,8 +58,8 @@ def _report_problems(problems: Sequence[Any]) -> None:
 # ------------------------------------------------------------------ run
 
 async def _run(args: argparse.Namespace) -> int:
-    from .engine.engine import Engine
     from .values import dump_json
+    from .workspace import Workspace
 
     if args.expression is not None:
         script, origin, base_dir = args.expression, "<-e>", Path.cwd()
@@ -84,25 +73,17 @@ async def _run(args: argparse.Namespace) -> int:
     else:
         raise UsageError("give a SCRIPT_FILE or -e 'SCRIPT TEXT'")
     context = dict(parse_var(v) for v in args.var or ())
-    from .config import Config
-    from .sandbox.auto import start_if_wanted
-    config, sandbox = await start_if_wanted(Config.load(_default_config(args.config)))
-    engine = Engine(tables=_default_dir(args.tables, "tables"), routes=_default_dir(args.routes, "routes"),
-                    config=config)
-    _report_problems(engine.problems)
-    try:
+    # the deployer's own script: it may load code beside it and in the tables tree
+    async with await Workspace.open(tables=args.tables, routes=args.routes, config=args.config) as workspace:
+        _report_problems(workspace.problems)
         try:
-            result = await engine.execute(script, context=context, base_dir=base_dir, origin=origin)
+            result = await workspace.engine.execute(script, context=context, base_dir=base_dir, origin=origin)
         except QlError as error:
             if args.diagnostics and getattr(error, "diagnostics", None) is not None:
                 print(error.diagnostics.render(), file=sys.stderr)
             for warning in dict.fromkeys(getattr(error, "warnings", ())):
                 print(f"warning: {warning}", file=sys.stderr)
             return _fail(error)
-    finally:
-        await engine.close()
-        if sandbox is not None:
-            await sandbox.stop()
     sys.stdout.write(dump_json(result.value) + "\n")
     sys.stdout.flush()
     for warning in dict.fromkeys(result.warnings):
@@ -119,9 +100,9 @@ def _check(args: argparse.Namespace) -> int:
     from .routes import load_routes_dir
     from .tables.registry import load_tables_dir
 
-    config = Config.load(_default_config(args.config))
-    tables_dir = _default_dir(args.tables, "tables")
-    routes_dir = _default_dir(args.routes, "routes")
+    config = Config.load(default_config(args.config))
+    tables_dir = default_dir(args.tables, "tables")
+    routes_dir = default_dir(args.routes, "routes")
     registry, problems = load_tables_dir(tables_dir, config.data, patch_paths=config.settings.patch_paths)
     routes, route_problems = load_routes_dir(routes_dir)
     problems = problems + route_problems
@@ -135,8 +116,8 @@ def _tables(args: argparse.Namespace) -> int:
     from .config import Config
     from .tables.registry import load_tables_dir
 
-    config = Config.load(_default_config(args.config))
-    registry, problems = load_tables_dir(_default_dir(args.tables, "tables"), config.data,
+    config = Config.load(default_config(args.config))
+    registry, problems = load_tables_dir(default_dir(args.tables, "tables"), config.data,
                                          patch_paths=config.settings.patch_paths)
     _report_problems(problems)
     if args.json:
@@ -153,11 +134,11 @@ def _describe(args: argparse.Namespace) -> int:
     from .routes import load_routes_dir
     from .tables.registry import load_tables_dir
 
-    config = Config.load(_default_config(args.config))
-    registry, problems = load_tables_dir(_default_dir(args.tables, "tables"), config.data,
+    config = Config.load(default_config(args.config))
+    registry, problems = load_tables_dir(default_dir(args.tables, "tables"), config.data,
                                          patch_paths=config.settings.patch_paths)
     _report_problems(problems)
-    routes, _ = load_routes_dir(_default_dir(args.routes, "routes"))
+    routes, _ = load_routes_dir(default_dir(args.routes, "routes"))
     table = registry.get(args.name)
     described = describe_table(table, routes, config.secrets)
     if args.json:
@@ -229,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--write-config", metavar="FILE",
                          help="write a config pointing every eBay table at this emulator")
     sandbox.add_argument("--latency", type=int, default=0, metavar="MS", help="delay every answer by MS")
+    sandbox.add_argument("--control-token", metavar="TOKEN",
+                         help="the token the /_sandbox/* control endpoints require (default: "
+                              "$QLGATE_SANDBOX_TOKEN, else a random one printed at start-up)")
 
     serve = sub.add_parser("serve", help="run the HTTP gateway")
     common(serve)
@@ -239,6 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=1, metavar="N", help="serve from N processes on one port")
     serve.add_argument("--zookeeper", metavar="HOST:PORT[,...]",
                        help="accept jobs for this ZooKeeper cluster (default: run them in-process)")
+    serve.add_argument("--insecure", action="store_true",
+                       help="without gateway.auth, still serve a non-loopback --host (every client may call)")
 
     from .jobs.cli import add_parsers
     add_parsers(sub, common)

@@ -16,8 +16,8 @@ from urllib.parse import quote
 from .errors import ConfigError
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-_SECRET_KEY = re.compile(r"token|secret|password|passwd|cert|credential|apikey|api_key|private|appname|devname|appid",
-                         re.I)
+_SECRET_KEY = re.compile(r"token|secret|password|passwd|cert|credential|apikey|api_key|private|appname|devname|appid"
+                         r"|^key$", re.I)
 MASK = "****"
 
 
@@ -121,10 +121,12 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None, *, env: dict[str, str] | None = None,
-                  path: Path | None = None) -> "Config":
-        secrets: set[str] = set()
-        resolved = _substitute(data or {}, dict(os.environ if env is None else env), secrets)
-        return cls(resolved, Secrets(secrets), Settings.from_config(resolved), path)
+                  path: Path | None = None, secrets: Secrets | None = None) -> "Config":
+        """``secrets``: values already known to be secret (a config derived from another
+        keeps the secrets its environment variables brought)."""
+        found: set[str] = set(secrets.values if secrets is not None else ())
+        resolved = _substitute(data or {}, dict(os.environ if env is None else env), found)
+        return cls(resolved, Secrets(found), Settings.from_config(resolved), path)
 
     @classmethod
     def load(cls, path: str | Path | None, *, env: dict[str, str] | None = None) -> "Config":

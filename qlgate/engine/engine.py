@@ -10,17 +10,21 @@ run with a pooled HTTP client.
 from __future__ import annotations
 
 import hashlib
+import threading
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from ..config import Config
 from ..errors import QlError
 from ..http.client import HttpClient
+from ..lang import ast
 from ..lang.parser import parse
 from ..routes import Route, load_routes_dir
+from ..trust import Trust
+from ..tables.files import CodeDirs
 from ..tables.model import Table, compile_table
 from ..tables.registry import LoadProblem, TableRegistry, load_tables_dir
 from .diagnostics import Diagnostics
@@ -32,6 +36,8 @@ from .run import RequestInfo, Run
 class Compiled:
     plan: Plan
     inline: tuple[Table, ...]
+    trust: Trust = field(default_factory=Trust.deployer)
+    writes: bool = False       # has an insert, update or delete (the gateway runs those on POST only)
 
 
 @dataclass
@@ -52,61 +58,101 @@ class Engine:
         else:
             self.config = Config.load(config)
         self.tables_dir = Path(tables) if tables else None
+        self.routes_dir = Path(routes) if routes else None
+        settings = self.config.settings
         self.tables, self.table_problems = load_tables_dir(self.tables_dir, self.config.data,
-                                                           patch_paths=self.config.settings.patch_paths)
+                                                           patch_paths=settings.patch_paths)
         self.routes: list[Route]
         self.routes, self.route_problems = load_routes_dir(routes)
-        self.http = HttpClient(max_response_bytes=self.config.settings.max_response_bytes)
-        self._cache: OrderedDict[tuple, Compiled] = OrderedDict()
+        # where the deployer's scripts find the files they name, after their own directory
+        self.code_dirs = CodeDirs.of([self.tables_dir], roots=[self.routes_dir, *settings.patch_paths,
+                                                               *settings.udf_paths])
+        self.http = HttpClient(max_response_bytes=settings.max_response_bytes)
+        self._cache: OrderedDict[tuple, Compiled | QlError] = OrderedDict()
         self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
 
     @property
     def problems(self) -> list[LoadProblem]:
         return self.table_problems + self.route_problems
 
-    def compile(self, script: str, *, base_dir: Path | None = None, origin: str | None = None) -> Compiled:
-        """Parse and plan once per (text, base dir); later calls are a dict lookup."""
-        key = (hashlib.blake2b(script.encode("utf-8"), digest_size=16).digest(), base_dir)
-        cached = self._cache.get(key)
-        if cached is not None:
-            self._cache.move_to_end(key)
-            return cached
-        plan = compile_script(parse(script, origin=origin))
-        search = [d for d in (base_dir, Path.cwd(), self.tables_dir) if d is not None]
+    def cached(self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None) -> bool:
+        """Is this script's compilation (or its failure) known? Then ``compile`` is a lookup."""
+        with self._cache_lock:
+            return self._key(script, trust or Trust.deployer(), base_dir) in self._cache
+
+    def compile(self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None,
+                origin: str | None = None) -> Compiled:
+        """Parse, check against ``trust`` (the deployer's, unless said) and plan, once
+        per (text, trust, base dir): later calls, failed ones too, are a dict lookup."""
+        trust = trust or Trust.deployer()
+        key = self._key(script, trust, base_dir)
+        with self._cache_lock:        # the gateway compiles callers' scripts on a thread of its own
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+        if cached is None:
+            try:
+                cached = self._compile(script, trust, base_dir, origin)
+            except QlError as error:
+                cached = error
+            with self._cache_lock:
+                self._cache[key] = cached
+                if len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        if isinstance(cached, QlError):
+            raise _fresh(cached)
+        return cached
+
+    @staticmethod
+    def _key(script: str, trust: Trust, base_dir: Path | None) -> tuple:
+        return hashlib.blake2b(script.encode("utf-8", "surrogatepass"), digest_size=16).digest(), trust, base_dir
+
+    def _compile(self, script: str, trust: Trust, base_dir: Path | None, origin: str | None) -> Compiled:
+        parsed = parse(script, origin=origin)
+        trust.check(parsed)
+        plan = compile_script(parsed)
         inline = []
         for create in plan.inline_tables:
             try:
-                inline.append(compile_table(create, self.config.data, search,
-                                            patch_paths=self.config.settings.patch_paths))
+                if trust.is_caller:   # no files to find (the check refused them); public config only
+                    table = compile_table(create, trust.config_view(self.config.data), CodeDirs(), view_only=True)
+                else:
+                    table = compile_table(create, self.config.data,
+                                          self.script_dirs(base_dir, self.config.settings.patch_paths))
             except QlError as e:
                 e.at(create.pos.line, create.text[:200])
                 raise
-        compiled = Compiled(plan, tuple(inline))
-        self._cache[key] = compiled
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return compiled
+            inline.append(table)
+        writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in ast.walk(parsed))
+        return Compiled(plan, tuple(inline), trust, writes)
+
+    def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
+        """Where a deployer's script finds the files it names: its own directory (the
+        working directory when it has none), the tables tree, then ``extra``."""
+        return CodeDirs.of([base_dir or Path.cwd()]).plus(self.code_dirs.search, self.code_dirs.roots) \
+            .plus(extra)
 
     async def execute(self, script: str, *, context: dict[str, Any] | None = None,
                       request: RequestInfo | None = None, base_dir: str | Path | None = None,
-                      origin: str | None = None, request_id: str | None = None,
+                      origin: str | None = None, request_id: str | None = None, trust: Trust | None = None,
                       call_gate: Callable[[str], Awaitable[None]] | None = None) -> Result:
-        """Run a script. Raises QlError (with ``status``) on failure. ``call_gate(table)``
-        is awaited before every upstream call (the job backend's call-rate limits)."""
+        """Run a script — the deployer's own unless ``trust`` says otherwise. Raises
+        QlError (with ``status``) on failure. ``call_gate(table)`` is awaited before
+        every upstream call (the job backend's call-rate limits)."""
         base = Path(base_dir) if base_dir is not None else None
-        compiled = self.compile(script, base_dir=base, origin=origin)
+        compiled = self.compile(script, trust=trust, base_dir=base, origin=origin)
         return await self.run_compiled(compiled, context=context, request=request, base_dir=base,
                                        request_id=request_id, call_gate=call_gate)
 
     async def run_compiled(self, compiled: Compiled, *, context: dict[str, Any] | None = None,
                            request: RequestInfo | None = None, base_dir: Path | None = None,
                            request_id: str | None = None,
-                           upstream_check: Callable[[str], None] | None = None,
                            call_gate: Callable[[str], Awaitable[None]] | None = None) -> Result:
-        """Run a compiled script; ``upstream_check`` may refuse URLs (gateway policy)."""
+        """Run a compiled script under the trust it was compiled with."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(self, compiled.plan, tables, context=context, request=request, base_dir=base_dir,
-                  request_id=request_id or None, upstream_check=upstream_check, call_gate=call_gate)
+                  request_id=request_id or None, trust=compiled.trust, call_gate=call_gate)
         try:
             value, headers = await run.execute()
         except QlError as error:
@@ -124,6 +170,16 @@ class Engine:
 
     async def __aexit__(self, *exc: Any) -> None:
         await self.close()
+
+
+def _fresh(error: QlError) -> QlError:
+    """A copy of a cached compile error to raise (callers add positions and
+    diagnostics to what they catch; the cached one stays as it was)."""
+    fresh = error.__class__.__new__(error.__class__)
+    fresh.__dict__.update(error.__dict__)
+    fresh.details = dict(error.details)
+    fresh.args = error.args
+    return fresh
 
 
 def new_request_id() -> str:

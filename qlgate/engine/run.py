@@ -20,7 +20,9 @@ from ..errors import CompileError, QlError, StatementError
 from ..http.client import HttpRequest, HttpResponse
 from ..lang import ast
 from ..lang.templates import Template, interpolate, interpolate_text, parse_template
+from ..tables.files import CodeDirs
 from ..tables.registry import TableRegistry
+from ..trust import Trust
 from ..values import MISSING, is_nullish, truthy
 from .diagnostics import CallRecord, Diagnostics
 from . import statements
@@ -48,8 +50,7 @@ class RequestInfo:
 class Run:
     def __init__(self, engine: "Engine", plan: "Plan", tables: TableRegistry, *,
                  context: dict[str, Any] | None = None, request: RequestInfo | None = None,
-                 base_dir: Path | None = None, request_id: str | None = None,
-                 upstream_check: Callable[[str], None] | None = None,
+                 base_dir: Path | None = None, request_id: str | None = None, trust: Trust | None = None,
                  call_gate: Callable[[str], Awaitable[None]] | None = None):
         self.engine = engine
         self.plan = plan
@@ -59,7 +60,10 @@ class Run:
         self.secrets = engine.config.secrets
         self.request = request
         self.request_id = request_id
-        self.upstream_check = upstream_check
+        self.trust = trust or Trust.deployer()
+        # a caller's calls are checked against the host allow-list (redirects too)
+        self.upstream_check = self.trust.check_url if self.trust.allowed_hosts is not None else None
+        self._script_config: dict[str, Any] | None = None
         self.call_gate = call_gate
         self._base_dir = base_dir
         self.context = dict(context or {})
@@ -91,8 +95,14 @@ class Run:
                 if value is not MISSING:
                     return value
         if name == "config":
-            return self.config.data
+            if self._script_config is None:
+                self._script_config = self.trust.config_view(self.config.data)
+            return self._script_config
         return MISSING
+
+    def code_dirs(self, extra: list[Path]) -> CodeDirs:
+        """Where ``require()`` finds modules: beside the script, in the deployment's trees."""
+        return self.engine.script_dirs(self._base_dir, extra)
 
     def is_variable(self, name: str) -> bool:
         return name in self.plan.assigned or name in self.context
@@ -348,6 +358,9 @@ def _first_error(group: BaseExceptionGroup) -> BaseException:
     for e in flat:
         if isinstance(e, QlError):
             return e
+    for e in flat:
+        if isinstance(e, RecursionError):    # a value the script nested in itself too often
+            return StatementError("a value is nested too deeply to work with", status=400)
     for e in flat:
         if not isinstance(e, asyncio.CancelledError):
             log.exception("internal error", exc_info=e)

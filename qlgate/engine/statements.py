@@ -450,10 +450,6 @@ async def udf_value(run: "Run", call: ast.UdfCall) -> Any:
 
 
 def require(run: "Run", req: ast.Require) -> UdfModule:
-    search = [run.base_dir]
-    from pathlib import Path as FsPath
-    cwd = FsPath.cwd()
-    if cwd not in search:
-        search.append(cwd)
-    search += run.settings.udf_paths
-    return load_udf_module(req.module, search)
+    """``require("x.py")``: a module beside the script or in the deployment's trees
+    (caller scripts never get here: the trust check refuses ``require``)."""
+    return load_udf_module(req.module, run.code_dirs(run.settings.udf_paths))

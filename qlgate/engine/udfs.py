@@ -4,13 +4,12 @@ as ``fname(ctx, *args)``, plain or ``async``.
 
 from __future__ import annotations
 
-import importlib
 import re
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import QlError, UdfError, UdfNotFound
+from ..errors import UdfError, UdfNotFound
+from ..tables.files import CodeDirs
 from ..tables.patches import HookContext, call_user_code, load_module
 
 
@@ -34,14 +33,11 @@ class UdfModule:
         return f"<udf module {self.name}>"
 
 
-def load_udf_module(name: str, search: list[Path]) -> UdfModule:
-    file = name[:-3] + ".py" if name.endswith(".js") else name
-    if file.endswith(".py") or "/" in file:
-        return UdfModule(name, load_module(file, search, what="udf"))
-    try:
-        return UdfModule(name, importlib.import_module(file))
-    except ImportError:
-        raise QlError(f"UDF module '{name}' not found in " + ", ".join(str(s) for s in search), status=400) from None
+def load_udf_module(name: str, dirs: CodeDirs) -> UdfModule:
+    """``require("x.py")`` (or ``"x.js"``, or ``"x"``): a module file found through
+    ``dirs``, never an installed module imported by name."""
+    file = name if name.endswith((".py", ".js")) else name + ".py"
+    return UdfModule(name, load_module(file, dirs, what="udf"))
 
 
 async def call_udf(module: UdfModule, function: str, args: list[Any], **ctx_attrs: Any) -> Any:

@@ -1,16 +1,17 @@
-"""Runs a job's script with an engine: the same engine, tables and config as
-``qlgate run``; variables come from the job. Failures carry the engine's
-message with config secrets masked."""
+"""Runs a job's script with an engine: the same workspace (tables, config) as
+``qlgate run``, under the trust the job was submitted with; variables come from
+the job. Failures carry the engine's message with config secrets masked."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from ..engine.engine import Engine
 from ..errors import QlError
 from ..values import MISSING
-from .model import Job
+from ..workspace import Workspace
+from .model import MAX_RUN_SECONDS, Job, JobTimeout
 from .rates import CallGate
 
 
@@ -18,20 +19,57 @@ class JobFailed(Exception):
     """The script failed; the message is safe to store and show."""
 
 
+def run_seconds(job: Job, max_run_seconds: float = MAX_RUN_SECONDS) -> float:
+    """A run's deadline: the job's own max_seconds, never more than the backend's maximum."""
+    return max_run_seconds if job.max_seconds is None else min(job.max_seconds, max_run_seconds)
+
+
+async def run_with_deadline(runner: Callable[[Job], Awaitable[Any]], job: Job,
+                            max_run_seconds: float = MAX_RUN_SECONDS) -> Any:
+    """Run ``job`` with ``runner``, cancelled past its deadline (both backends run jobs
+    through here): a run that never ends — an upstream dripping a byte at a time, a
+    script that loops — would otherwise hold its slots for good."""
+    seconds = run_seconds(job, max_run_seconds)
+    deadline = asyncio.timeout(seconds)
+    try:
+        async with deadline:
+            return await runner(job)
+    except Exception:
+        # whatever the cancelled script turned the cancellation into, past the deadline it is a timeout
+        if deadline.expired():
+            raise JobTimeout(f"the run took longer than {seconds:g} s") from None
+        raise
+
+
 class EngineRunner:
-    def __init__(self, engine: Engine, gate: CallGate | None = None):
-        self.engine = engine
+    """Runs a job's script under the trust the job records: one submitted over HTTP
+    is a caller's and runs under the ad-hoc policy of this process's config (the
+    allow-list, inline tables or not, no code, public config only), on whichever
+    worker takes it. Results are masked like the gateway's answers."""
+
+    def __init__(self, workspace: Workspace | Engine, gate: CallGate | None = None):
+        self.workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
+        self.engine = self.workspace.engine
         self.gate = gate                 # call-rate limits, awaited before each upstream call
 
     async def __call__(self, job: Job) -> Any:
+        engine, secrets = self.engine, self.engine.config.secrets
         try:
-            result = await self.engine.execute(job.script, context=job.vars, request_id=f"job-{job.id}-{job.run}",
+            trust = self.workspace.trust(job.trust)
+        except ValueError:
+            raise JobFailed(f"the job's trust {job.trust!r} is unknown to this worker") from None
+        try:
+            if engine.cached(job.script, trust=trust):
+                compiled = engine.compile(job.script, trust=trust)
+            else:   # a long compile must not hold up the other runs on this loop
+                compiled = await asyncio.to_thread(engine.compile, job.script, trust=trust)
+            result = await engine.run_compiled(compiled, context=job.vars, request_id=f"job-{job.id}-{job.run}",
                                                call_gate=self.gate)
         except QlError as error:
-            raise JobFailed(self.engine.config.secrets.mask(str(error))) from None
-        return None if result.value is MISSING else result.value
+            raise JobFailed(secrets.mask(str(error))) from None
+        return None if result.value is MISSING else secrets.mask_value(result.value)
 
     async def close(self) -> None:
         if self.gate is not None:
             await asyncio.to_thread(self.gate.give_back)
-        await self.engine.close()
+        await self.workspace.close()

@@ -5,8 +5,8 @@ re-parse strings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Union
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Any, Iterator, Union
 
 from .paths import Path
 from .templates import Template
@@ -338,3 +338,26 @@ def cond_names(cond: Cond) -> set[str]:
     for c in cond.operands:
         out |= cond_names(c)
     return out
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every syntax node under ``node`` (itself included), depth first, and every
+    ``Template`` of quoted text, JSON literals included. One walk for every
+    analysis that must see the whole tree (the trust check must miss nothing)."""
+    if isinstance(node, Template):
+        yield node
+        return
+    if isinstance(node, (tuple, list)):
+        for item in node:
+            yield from walk(item)
+        return
+    if isinstance(node, dict):
+        for item in node.values():
+            yield from walk(item)
+        return
+    if not is_dataclass(node) or isinstance(node, (Pos, Path)):
+        return
+    yield node
+    for f in fields(node):
+        if f.name not in ("pos", "text", "doc", "source"):
+            yield from walk(getattr(node, f.name))

@@ -40,4 +40,5 @@ async def start_if_wanted(config: Config) -> tuple[Config, RunningSandbox | None
     if not wants_emulator(config):
         return config, None
     sandbox = await RunningSandbox().start()
-    return Config.from_dict(merge_config(config.data, sandbox.config()), env={}, path=config.path), sandbox
+    return Config.from_dict(merge_config(config.data, sandbox.config()), env={}, path=config.path,
+                            secrets=config.secrets), sandbox

@@ -18,8 +18,9 @@ import jinja2
 from markupsafe import Markup, escape as xml_escape
 
 from ..errors import QlError
-from ..lang.templates import parse_template
+from ..lang.templates import TemplateSyntaxError, parse_template
 from ..values import MISSING, is_scalar, to_text, truthy
+from .files import CodeDirs, read_text
 from .params import ParamView
 from .uri_template import format_form
 
@@ -176,11 +177,8 @@ class BodyTemplate:
     foreach: str | None
 
     @classmethod
-    def load(cls, file: str, media_type: str, foreach: str | None, base_dirs: list[Path]) -> "BodyTemplate":
-        path = _find(file, base_dirs)
-        if path is None:
-            raise TemplateError(f"body template '{file}' not found in "
-                                + ", ".join(str(d) for d in base_dirs), status=400)
+    def load(cls, file: str, media_type: str, foreach: str | None, dirs: CodeDirs) -> "BodyTemplate":
+        path = dirs.find(file, "body template")
         rendered = path
         if media_type.split(";")[0].strip().lower() == "application/x-www-form-urlencoded":
             engine = "form"
@@ -189,7 +187,7 @@ class BodyTemplate:
         elif path.name.endswith(JINJA_SUFFIXES):
             engine = "jinja"
         elif path.name.endswith(".ejs"):
-            sibling = next((path.with_suffix(s) for s in JINJA_SUFFIXES if path.with_suffix(s).exists()), None)
+            sibling = next((path.with_suffix(s) for s in JINJA_SUFFIXES if path.with_suffix(s).is_file()), None)
             if sibling is None:
                 raise TemplateError(f"body template '{file}' is EJS; add a Jinja2 port beside it "
                                     f"({path.with_suffix('.j2').name}) — the JavaScript EJS renderer "
@@ -197,16 +195,19 @@ class BodyTemplate:
             engine, rendered = "jinja", sibling
         else:
             engine = "mustache"
-        source = rendered.read_text(encoding="utf-8")
+        source = read_text(rendered, "body template")
         if engine == "form":
-            parse_template(source.strip())
+            try:
+                parse_template(source.strip())
+            except TemplateSyntaxError as e:
+                raise TemplateError(f"body template '{file}': {e}", status=400) from None
         elif engine == "mustache":
             _mustache_tree(source)
         else:
             try:
                 _jinja_env(str(rendered.parent), _family(media_type)).get_template(rendered.name)
             except jinja2.TemplateSyntaxError as e:
-                raise TemplateError(f"{rendered}:{e.lineno}: {e.message}", status=400) from None
+                raise TemplateError(f"{rendered.name}:{e.lineno}: {e.message}", status=400) from None
         return cls(engine, media_type, source, file, rendered, foreach)
 
     def render(self, view: ParamView, params: dict[str, Any], extra: dict[str, Any]) -> str:
@@ -224,14 +225,3 @@ def render_body(engine: str, source: str, media_type: str, view: ParamView, para
         except jinja2.TemplateError as e:
             raise TemplateError(f"body template {path.name}: {e}") from None
     return render_mustache(source, {"params": params, **extra}, media_type)
-
-
-def _find(file: str, base_dirs: list[Path]) -> Path | None:
-    candidate = Path(file)
-    if candidate.is_absolute():
-        return candidate if candidate.exists() else None
-    for base in base_dirs:
-        path = base / file
-        if path.exists():
-            return path
-    return None

@@ -6,7 +6,6 @@ templates and patch module loaded and file names resolved.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..errors import QlError
@@ -14,6 +13,7 @@ from ..lang import ast
 from ..lang.templates import Template, Token, parse_reference, parse_template, resolve_reference
 from ..values import MISSING, is_scalar, to_text
 from .bodies import BodyTemplate
+from .files import CodeDirs
 from .patches import Patch, load_module
 
 BODY_METHODS = ("post", "put", "delete", "patch")
@@ -112,18 +112,21 @@ class Table:
     line: int | None = None
     connector: str | None = None
     definition: ast.CreateTable | None = field(default=None, repr=False)
+    # the config its templates read at run time; None: the engine's. A caller's inline
+    # table sees only the public keys (qlgate.trust)
+    config: dict[str, Any] | None = field(default=None, repr=False)
 
 
-def compile_table(create: ast.CreateTable, config: Any, base_dirs: list[Path], *,
-                  file: str | None = None, patch_paths: list[Path] | None = None) -> Table:
-    """Build a Table; templates and patches resolve in ``base_dirs`` then ``patch_paths``."""
-    search = list(base_dirs) + list(patch_paths or [])
+def compile_table(create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file: str | None = None,
+                  view_only: bool = False) -> Table:
+    """Build a Table; the files it names (templates, patches) are found through ``dirs``.
+    With ``view_only`` the table keeps ``config`` as all the config it may ever read."""
     mappings: dict[str, Mapping] = {}
     for m in create.mappings:
         try:
-            patch = Patch(load_module(m.patch, search), m.patch) if m.patch else None
-            auth = Patch(load_module(m.auth, search, what="auth"), m.auth) if m.auth else None
-            body = BodyTemplate.load(m.body.template, m.body.media_type, m.body.foreach, search) if m.body else None
+            patch = Patch(load_module(m.patch, dirs), m.patch) if m.patch else None
+            auth = Patch(load_module(m.auth, dirs, what="auth"), m.auth) if m.auth else None
+            body = BodyTemplate.load(m.body.template, m.body.media_type, m.body.foreach, dirs) if m.body else None
         except QlError as e:
             e.line = e.line or (m.pos.line if m.pos else create.pos.line)
             raise
@@ -141,4 +144,5 @@ def compile_table(create: ast.CreateTable, config: Any, base_dirs: list[Path], *
             resultset=m.resultset or "", expires=m.expires,
             block_merge=any(t.block for t in uri.tokens) or bool(body and body.foreach),
             operation=m.operation, definition=m)
-    return Table(create.name, mappings, create.doc, file, create.pos.line, create.connector, create)
+    return Table(create.name, mappings, create.doc, file, create.pos.line, create.connector, create,
+                 config=config if view_only else None)

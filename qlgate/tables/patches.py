@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 from ..errors import PatchError, QlError
+from .files import CodeDirs
 
 HOOKS = ("validate_param", "patch_uri", "patch_headers", "body_template", "patch_body",
          "compute_key", "parse_response", "patch_media_type", "patch_status", "patch_response", "auth")
@@ -21,24 +22,18 @@ _lock = threading.Lock()
 _modules: dict[Path, Any] = {}
 
 
-def load_module(file: str, base_dirs: list[Path], *, what: str = "patch") -> Any:
-    """Load (once) the module named by ``file``; ``.js`` names resolve to ``.py``."""
+def load_module(file: str, dirs: CodeDirs, *, what: str = "patch") -> Any:
+    """Load (once) the Python module ``file`` names, found through ``dirs`` (inside
+    the deployment's trees only); ``.js`` names resolve to ``.py``."""
     name = file[:-3] + ".py" if file.endswith(".js") else file
-    path = None
-    for base in base_dirs:
-        candidate = (base / name)
-        if candidate.exists():
-            path = candidate.resolve()
-            break
-    if path is None:
-        raise QlError(f"{what} module '{file}' not found in " + ", ".join(str(b) for b in base_dirs), status=400)
+    path = dirs.find(name, f"{what} module", suffixes=(".py",))
     with _lock:
         module = _modules.get(path)
         if module is None:
             mod_name = f"qlgate_{what}_{abs(hash(str(path))):x}_{path.stem}"
             spec = importlib.util.spec_from_file_location(mod_name, path)
             if spec is None or spec.loader is None:
-                raise QlError(f"cannot load {what} module {path}", status=400)
+                raise QlError(f"cannot load {what} module {path.name}", status=400)
             module = importlib.util.module_from_spec(spec)
             try:
                 spec.loader.exec_module(module)

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from ..errors import AmbiguousTable, QlError, QlSyntaxError, TableNotFound
 from ..lang import ast
 from ..lang.parser import parse
+from .files import CodeDirs
 from .model import Table, compile_table
 
 log = logging.getLogger("qlgate.tables")
@@ -99,7 +100,9 @@ class TableRegistry:
 
 def load_tables_dir(directory: str | Path | None, config: Any, *,
                     patch_paths: list[Path] | None = None) -> tuple[TableRegistry, list[LoadProblem]]:
-    """Compile every ``*.ql`` file under ``directory``; bad files are reported, not fatal."""
+    """Compile every ``*.ql`` file under ``directory``; bad files are reported, not fatal.
+    The files a table names resolve beside it, then in ``patch_paths``, and stay inside
+    the tables tree or those paths."""
     registry = TableRegistry()
     problems: list[LoadProblem] = []
     if directory is None:
@@ -108,6 +111,7 @@ def load_tables_dir(directory: str | Path | None, config: Any, *,
     if not root.is_dir():
         return registry, problems
     origin_of: dict[str, str] = {}
+    shared = CodeDirs.of(patch_paths or (), roots=[root])
     for file in sorted(root.rglob("*.ql")):
         rel = str(file)
         try:
@@ -126,7 +130,8 @@ def load_tables_dir(directory: str | Path | None, config: Any, *,
                 continue
             for create in creates:
                 try:
-                    table = compile_table(create, config, [file.parent], file=rel, patch_paths=patch_paths)
+                    dirs = CodeDirs((file.parent, *shared.search), shared.roots)
+                    table = compile_table(create, config, dirs, file=rel)
                 except QlError as e:
                     problems.append(LoadProblem(rel, e.line or create.pos.line, e.column or create.pos.column,
                                                 e.message))

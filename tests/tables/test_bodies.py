@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from qlgate.tables.bodies import BodyTemplate, TemplateError, render_mustache
+from qlgate.tables.files import CodeDirs
 from qlgate.tables.params import ParamView
 
 
@@ -23,19 +24,19 @@ def test_mustache_sections_follow_javascript_truthiness():
 
 def test_jinja_autoescapes_per_media_type_and_safe_is_raw(tmp_path: Path):
     (tmp_path / "b.j2").write_text('<a>{{ params.x }}</a>{{ params.x|safe }}{{ params.nope }}')
-    body = BodyTemplate.load("b.j2", "application/xml", None, [tmp_path])
+    body = BodyTemplate.load("b.j2", "application/xml", None, CodeDirs.of([tmp_path]))
     assert body.render(ParamView(statement={}, variables={}), {"x": "<&>"}, {}) == "<a>&lt;&amp;&gt;</a><&>"
 
 
 def test_ejs_renders_its_jinja_sibling_or_says_what_is_missing(tmp_path: Path):
     (tmp_path / "a.ejs").write_text("<%= params.x %>")
     with pytest.raises(TemplateError, match="a.j2"):
-        BodyTemplate.load("a.ejs", "application/json", None, [tmp_path])
+        BodyTemplate.load("a.ejs", "application/json", None, CodeDirs.of([tmp_path]))
     (tmp_path / "a.j2").write_text("{{ params.x }}")
-    assert BodyTemplate.load("a.ejs", "application/json", None, [tmp_path]).engine == "jinja"
+    assert BodyTemplate.load("a.ejs", "application/json", None, CodeDirs.of([tmp_path])).engine == "jinja"
 
 
 def test_form_bodies_are_uri_templates(tmp_path: Path):
     (tmp_path / "f.txt").write_text("q={q}&n={n}")
-    body = BodyTemplate.load("f.txt", "application/x-www-form-urlencoded", None, [tmp_path])
+    body = BodyTemplate.load("f.txt", "application/x-www-form-urlencoded", None, CodeDirs.of([tmp_path]))
     assert body.render(ParamView(statement={"q": "a b", "n": 2}, variables={}), {}, {}) == "q=a%20b&n=2"

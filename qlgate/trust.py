@@ -1,0 +1,229 @@
+"""Who wrote a script, and what that lets it do: the trust boundary.
+
+Deployer code is what the deployer put on disk: the tables and routes trees and
+the config. Caller input is everything that arrives at run time: ``/q`` scripts,
+job scripts submitted over HTTP, route parameters, headers, bodies, upstream
+answers. A caller's script is data: it may query tables and, where the deployer
+allows it, define inline tables that call allowed hosts only; it may not load
+code or files, and it reads only the config keys the deployer made public.
+
+A ``Trust`` is fixed when a script is compiled and travels with it
+(``Compiled.trust``), so what was checked at compile time and what is enforced
+at run time (the host allow-list, the config a script sees) cannot come apart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
+from typing import Any, Iterable, Iterator
+from urllib.parse import urlsplit
+
+from .errors import ConfigError, QlError
+from .lang import ast
+from .lang.templates import Template, Token, parse_reference, parse_template
+
+DEPLOYER, CALLER = "deployer", "caller"
+
+
+class CallerScriptRefused(QlError):
+    """A caller's script asked for something only deployer code may do (load code
+    or files, read private config, define tables where that is off)."""
+
+    status = 400
+
+
+class UpstreamNotAllowed(QlError):
+    status = 403
+
+
+@dataclass(frozen=True)
+class HostAllowList:
+    """The upstreams a caller's script may reach (``host``, ``host:port``, ``*.ebay.com``):
+    the guard against server-side request forgery through the gateway."""
+
+    patterns: tuple[str, ...]
+    # verdicts by scheme://netloc: every upstream call of a caller's script is checked,
+    # and a script's calls go to a handful of origins
+    _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+
+    def allows(self, url: str) -> bool:
+        scheme, sep, rest = url.partition("://")
+        origin = scheme.lower() + sep + re.split(r"[/?#]", rest, maxsplit=1)[0]
+        verdict = self._verdicts.get(origin)
+        if verdict is None:
+            verdict = self._allows_origin(origin)
+            if len(self._verdicts) >= 4096:
+                self._verdicts.clear()
+            self._verdicts[origin] = verdict
+        return verdict
+
+    def _allows_origin(self, origin: str) -> bool:
+        parts = urlsplit(origin)
+        host = (parts.hostname or "").lower()
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:  # a port that is not a number
+            return False
+        return any(fnmatch(f"{host}:{port}", p) or fnmatch(host, p) for p in self.patterns)
+
+    def check(self, url: str) -> None:
+        if not self.allows(url):
+            host = urlsplit(url).netloc
+            raise UpstreamNotAllowed(f"ad-hoc scripts may not call {host}: it is not in gateway.adhoc.allowedHosts")
+
+    @classmethod
+    def from_tables(cls, tables: Iterable[Any]) -> "HostAllowList":
+        """The hosts the loaded tables call (templates whose host is fixed after load)."""
+        patterns = set()
+        for table in tables:
+            for mapping in table.mappings.values():
+                parts = urlsplit(mapping.uri.raw)
+                if parts.scheme in ("http", "https") and parts.hostname and "{" not in parts.netloc:
+                    port = parts.port or (443 if parts.scheme == "https" else 80)
+                    patterns.add(f"{parts.hostname.lower()}:{port}")
+        return cls(tuple(sorted(patterns)))
+
+
+@dataclass(frozen=True)
+class Trust:
+    """The policy one script runs under. ``Trust.deployer()`` for the deployer's own
+    scripts (routes, ``qlgate run``, the Python API); ``Trust.for_callers(config,
+    tables)`` for everything a caller sends."""
+
+    kind: str = DEPLOYER
+    allowed_hosts: HostAllowList | None = None    # callers: the upstreams they may reach
+    inline_tables: bool = True                     # callers: may they ``create table``
+    public_config: tuple[str, ...] = ()            # callers: dotted config keys they may read
+
+    @classmethod
+    def deployer(cls) -> "Trust":
+        return _DEPLOYER
+
+    @classmethod
+    def for_callers(cls, config: dict[str, Any], tables: Iterable[Any]) -> "Trust":
+        """The ad-hoc policy of config ``gateway.adhoc``: ``allowedHosts`` (default: the
+        hosts the loaded tables call), ``inlineTables`` (default true), ``publicConfig``
+        (default none)."""
+        adhoc = (config.get("gateway") or {}).get("adhoc") or {}
+        hosts = adhoc.get("allowedHosts")
+        allow = (HostAllowList(tuple(str(h).lower() for h in hosts)) if isinstance(hosts, list)
+                 else HostAllowList.from_tables(tables))
+        public = adhoc.get("publicConfig") or []
+        if not isinstance(public, list) or not all(isinstance(k, str) and k for k in public):
+            raise ConfigError("gateway.adhoc.publicConfig must be a list of dotted config keys")
+        keys = tuple(sorted({k.removeprefix("config.") for k in public}))
+        return cls(CALLER, allow, adhoc.get("inlineTables", True) is not False, keys)
+
+    @property
+    def is_caller(self) -> bool:
+        return self.kind == CALLER
+
+    @property
+    def loads_code(self) -> bool:
+        """May the script name files: ``require()``, ``using patch``, body templates."""
+        return not self.is_caller
+
+    def check_url(self, url: str) -> None:
+        if self.allowed_hosts is not None:
+            self.allowed_hosts.check(url)
+
+    # ------------------------------------------------------------------ compile time
+    def check(self, script: ast.Script) -> None:
+        """Refuse, with the clause and its line, what a caller's script may not do."""
+        if not self.is_caller:
+            return
+        for node, line in _nodes_with_lines(script):
+            if isinstance(node, ast.Require):
+                raise CallerScriptRefused(
+                    f"require(\"{node.module}\") is not allowed in ad-hoc scripts: they may not load code",
+                    line=node.pos.line, column=node.pos.column, clause="require")
+            if isinstance(node, ast.CreateTable):
+                self._check_table(node)
+            elif isinstance(node, Template):
+                self._check_template(node, line)
+
+    def _check_table(self, create: ast.CreateTable) -> None:
+        if not self.inline_tables:
+            raise CallerScriptRefused("create table is disabled in ad-hoc scripts (gateway.adhoc.inlineTables)",
+                                      line=create.pos.line, column=create.pos.column, clause="create table")
+        for m in create.mappings:
+            line = (m.pos or create.pos).line
+            for clause, value in (("using patch", m.patch), ("auth using", m.auth),
+                                  ("using bodyTemplate", m.body.template if m.body else None)):
+                if value is not None:
+                    raise CallerScriptRefused(
+                        f"'{clause}' is not allowed in ad-hoc scripts: they may not load code or files",
+                        line=line, clause=clause)
+            for text in (m.uri, *(p.name for p in (*m.headers, *m.defaults, *m.aliases))):
+                self._check_template(parse_template(text), line)
+
+    def _check_template(self, template: Template, line: int | None) -> None:
+        for token in _tokens(template):
+            key = _config_key(token)
+            if key is not None and not self._public(key):
+                shown = "{config}" if key == "" else f"{{config.{key}}}" if key != "*" else token.raw
+                raise CallerScriptRefused(
+                    f"{shown} is not readable by ad-hoc scripts: they read only the config keys listed "
+                    "in gateway.adhoc.publicConfig", line=line, clause="config")
+
+    def _public(self, key: str) -> bool:
+        return key not in ("", "*") and any(key == p or key.startswith(p + ".") for p in self.public_config)
+
+    # ------------------------------------------------------------------ run time
+    def config_view(self, config: dict[str, Any]) -> dict[str, Any]:
+        """What ``{config…}`` reads in the script: all of it for the deployer; for a
+        caller only the public keys (the check above reports literal references;
+        this view also covers references built at run time, ``{{name}.x}``)."""
+        if not self.is_caller:
+            return config
+        view: dict[str, Any] = {}
+        for key in self.public_config:
+            value: Any = config
+            for part in key.split("."):
+                if not isinstance(value, dict) or part not in value:
+                    break
+                value = value[part]
+            else:
+                target = view
+                *parents, last = key.split(".")
+                for part in parents:
+                    target = target.setdefault(part, {})
+                target[last] = value
+        return view
+
+
+_DEPLOYER = Trust(DEPLOYER)
+
+
+def _nodes_with_lines(script: ast.Script) -> Iterator[tuple[Any, int | None]]:
+    """Every node and template with the line of the statement around it."""
+    line = None
+    for node in ast.walk(script):
+        pos = getattr(node, "pos", None)
+        if isinstance(pos, ast.Pos):
+            line = pos.line
+        yield node, line
+
+
+def _tokens(template: Template) -> Iterator[Token]:
+    for token in template.tokens:
+        yield token
+        yield from _tokens(token.body)
+
+
+def _config_key(token: Token) -> str | None:
+    """The dotted config key a token reads ("" for the whole config, "*" for a path
+    that is not plain keys or is built at run time); None if it reads no config."""
+    body = token.body
+    if body.tokens:
+        head = body.parts[0] if body.parts and isinstance(body.parts[0], str) else ""
+        return "*" if re.match(r"\s*config\s*(?:[.\[]|$)", head) else None
+    ref = parse_reference(body.raw)
+    if ref is None or ref[0] != "config":
+        return None
+    name, path = ref
+    if path is None:
+        return ""
+    return ".".join(path.keys) if path.keys is not None else "*"

@@ -1,0 +1,121 @@
+"""A deployment on disk, and the one way in to it.
+
+Every entry point that runs scripts — ``qlgate run``, the gateway (``/q``,
+routes, the console, ``POST /jobs``), ``qlgate jobs submit`` and the workers —
+opens its engine here: the tables and routes trees and the config are found the
+same way, the built-in eBay emulator is started when the config wants it, and
+the trust policy for caller input is built once from the config
+(``gateway.adhoc``). Each entry point then says which trust a script runs under
+(``workspace.trust("caller")`` for what arrives at run time, the deployer's for
+what is on disk), so no entry point can forget the policy by building an
+engine of its own.
+
+    async with await Workspace.open(tables="tables", config="config/dev.json") as ws:
+        result = await ws.engine.execute(script, trust=ws.trust("caller"))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .config import Config
+from .trust import CALLER, DEPLOYER, Trust
+
+if TYPE_CHECKING:   # the engine is imported when a workspace opens: the CLI starts without it
+    from .engine.engine import Engine
+    from .sandbox.app import RunningSandbox
+
+DEFAULT_CONFIG = "config/dev.json"
+
+
+def default_dir(given: str | Path | None, name: str) -> str | None:
+    """``--tables``/``--routes`` as given, else ``./tables``/``./routes`` when they exist."""
+    if given:
+        return str(given)
+    return name if Path(name).is_dir() else None
+
+
+def default_config(given: str | Path | None) -> str | None:
+    """``--config`` as given, else ``config/dev.json`` when it exists."""
+    if given:
+        return str(given)
+    return DEFAULT_CONFIG if Path(DEFAULT_CONFIG).is_file() else None
+
+
+def load_config(given: str | Path | Config | dict | None) -> Config:
+    if isinstance(given, Config):
+        return given
+    if isinstance(given, dict):
+        return Config.from_dict(given)
+    return Config.load(default_config(given))
+
+
+@dataclass
+class Workspace:
+    engine: "Engine"
+    callers: Trust                               # what caller input runs under
+    emulator: "RunningSandbox | None" = None     # started for this workspace, stopped with it
+
+    @classmethod
+    async def open(cls, *, tables: str | Path | None = None, routes: str | Path | None = None,
+                   config: str | Path | Config | dict | None = None, emulator: bool = True) -> "Workspace":
+        """Find the trees and the config (defaults: ``./tables``, ``./routes``,
+        ``config/dev.json``), start the emulator if the config asks for it (and
+        ``emulator`` allows), and open the engine."""
+        from .engine.engine import Engine
+        loaded = load_config(config)
+        sandbox = None
+        if emulator:
+            from .sandbox.auto import start_if_wanted
+            loaded, sandbox = await start_if_wanted(loaded)
+        try:
+            return cls.of(Engine(tables=default_dir(tables, "tables"), routes=default_dir(routes, "routes"),
+                                 config=loaded), emulator=sandbox)
+        except BaseException:
+            if sandbox is not None:
+                await sandbox.stop()
+            raise
+
+    @classmethod
+    def load(cls, *, tables: str | Path | None = None, routes: str | Path | None = None,
+             config: str | Path | Config | dict | None = None) -> "Workspace":
+        """The workspace without the emulator, for commands that compile scripts but
+        call no upstream (``qlgate jobs submit`` deriving a job's types)."""
+        from .engine.engine import Engine
+        return cls.of(Engine(tables=default_dir(tables, "tables"), routes=default_dir(routes, "routes"),
+                             config=load_config(config)))
+
+    @classmethod
+    def of(cls, engine: "Engine", *, emulator: "RunningSandbox | None" = None) -> "Workspace":
+        """A workspace around an engine already open (tests, embedding applications)."""
+        return cls(engine, Trust.for_callers(engine.config.data, engine.tables.tables()), emulator)
+
+    @property
+    def config(self) -> Config:
+        return self.engine.config
+
+    @property
+    def problems(self) -> list[Any]:
+        return self.engine.problems
+
+    def trust(self, kind: str) -> Trust:
+        """The policy for ``"caller"`` input or ``"deployer"`` code (a job records which)."""
+        if kind == CALLER:
+            return self.callers
+        if kind == DEPLOYER:
+            return Trust.deployer()
+        raise ValueError(f"unknown trust {kind!r}")
+
+    async def close(self) -> None:
+        await self.engine.close()
+        if self.emulator is not None:
+            await self.emulator.stop()
+            self.emulator = None
+
+    async def __aenter__(self) -> "Workspace":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()

@@ -1,0 +1,235 @@
+"""Callers run queries, never code (issue 13, findings 1–3): a caller's script
+cannot load modules or files or read private config; deployer code loads only
+from inside the deployment's trees."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qlgate.engine.engine import Engine
+from qlgate.errors import QlError
+from qlgate.trust import CallerScriptRefused, Trust
+
+from tests.conftest import Reply
+
+from .conftest import SECRET
+
+ITEMS = {"items.ql": "create table items on select get from '{config.base}/items?q={q}'"}
+
+
+async def q(client, script, method="GET"):
+    if method == "GET":
+        response = await client.get("/q", params={"s": script})
+    else:
+        response = await client.post("/q", data=script.encode(), headers={"Content-Type": "text/plain"})
+    async with response:
+        return response.status, await response.json()
+
+
+# ------------------------------------------------------------------ caller scripts load no code
+
+async def test_require_of_an_installed_module_is_refused_and_nothing_runs(gateway, tmp_path):
+    marker = tmp_path / "pwned"
+    script = f'o = require("os"); return o.system("touch {marker}");'
+    async with gateway(ITEMS) as client:
+        status, body = await q(client, script)
+    assert status == 400 and body["type"] == "CallerScriptRefused" and body["line"] == 1
+    assert body["clause"] == "require" and "may not load code" in body["err"]
+    assert not marker.exists()
+
+
+async def test_require_of_a_file_by_path_is_refused(gateway, tmp_path):
+    evil = tmp_path / "evil.py"
+    marker = tmp_path / "loaded"
+    evil.write_text(f"open({str(marker)!r}, 'w').write('x')\ndef f(ctx): return 1\n")
+    async with gateway(ITEMS) as client:
+        for name in (str(evil), "../" * 12 + str(evil).lstrip("/"), "evil.py"):
+            status, body = await q(client, f'u = require("{name}");\nreturn u.f();')
+            assert status == 400 and body["type"] == "CallerScriptRefused" and body["line"] == 1
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("clause", [
+    "using patch '{path}'",
+    "auth using '{path}'",
+    "using bodyTemplate '{path}' type 'application/json'",
+])
+async def test_inline_tables_may_not_name_files(gateway, upstream, tmp_path, clause):
+    """The finding: ``using bodyTemplate "/etc/passwd"`` sent the file upstream."""
+    evil = tmp_path / "evil.py"
+    marker = tmp_path / "loaded"
+    evil.write_text(f"open({str(marker)!r}, 'w').write('x')\n")
+    path = "/etc/passwd" if "bodyTemplate" in clause else str(evil)
+    script = (f"create table t on select post to '{upstream.base}/echo' {clause.format(path=path)};\n"
+              "return select * from t;")
+    async with gateway(ITEMS) as client:
+        status, body = await q(client, script)
+    assert status == 400 and body["type"] == "CallerScriptRefused" and body["line"] == 1
+    assert clause.split(" '")[0] in body["err"]
+    assert upstream.requests == [] and not marker.exists()
+
+
+async def test_the_answer_is_the_same_whether_a_path_exists_or_not(gateway):
+    async with gateway(ITEMS) as client:
+        answers = []
+        for path in ("/etc/passwd", "/etc/no-such-file-here"):
+            script = f"create table t on select post to 'http://x/' using bodyTemplate '{path}' type 'text/plain';"
+            answers.append(await q(client, script + " return 1;"))
+    assert answers[0] == answers[1] and answers[0][0] == 400
+
+
+# ------------------------------------------------------------------ config stays the deployer's
+
+@pytest.mark.parametrize("script", [
+    'return "{config.svc.token}";',
+    'return "{config}";',
+    'return {"a": ["{config.svc.token}"]};',
+    'return "{config..token}";',
+    'x = select * from items where q = "{config.svc.token}"; return x;',
+    "create table t on select get from '{config.base}/items?q={config.svc.token}'; return select * from t;",
+    "create table t on select get from '{config.base}/items' using headers 'X-T' = '{config.svc.token}';"
+    " return select * from t;",
+])
+async def test_caller_scripts_cannot_read_private_config(gateway, upstream, script):
+    upstream.reply("GET", "/items", json_body={"ok": 1})
+    async with gateway(ITEMS, {"gateway": {"adhoc": {"publicConfig": ["base"]}}}) as client:
+        status, body = await q(client, script)
+    assert status == 400 and body["type"] == "CallerScriptRefused" and body["clause"] == "config", body
+    assert "gateway.adhoc.publicConfig" in body["err"]
+    assert SECRET not in json.dumps(body) and upstream.requests == []
+
+
+async def test_config_built_at_run_time_sees_only_public_keys(gateway, upstream):
+    """``{{name}.x}``: the reference is built while the script runs, so no compile-time
+    check can see it; the config a caller's script reads holds only public keys."""
+    upstream.reply("GET", "/items", json_body={"ok": 1})
+    async with gateway(ITEMS, {"gateway": {"adhoc": {"publicConfig": ["svc.site"]}}}) as client:
+        status, body = await q(client, 'c = "config"; return {"t": "{{c}.svc.token}", "s": "{{c}.svc.site}"};')
+        assert status == 200 and body == {"s": "EBAY-US"}
+        status, body = await q(client, 'return "{config.svc.site}";')
+        assert status == 200 and body == "EBAY-US"
+        # a deployer's table still reads all of it
+        status, body = await q(client, 'return select * from items where q = "x";')
+        assert status == 200 and body == {"ok": 1}
+
+
+async def test_routes_are_the_deployers_and_read_config(gateway, upstream):
+    routes = {"r.ql": 'return "{config.svc.site}" via route "/site" using method get'}
+    async with gateway(ITEMS, routes=routes) as client:
+        async with client.get("/site") as resp:
+            assert resp.status == 200 and await resp.json() == "EBAY-US"
+
+
+async def test_an_upstream_echoing_a_secret_does_not_hand_it_to_the_caller(gateway, upstream):
+    tables = {"echo.ql": "create table echo on select get from '{config.base}/echo' "
+                         "using headers 'X-Token' = '{config.svc.token}'"}
+    upstream.handler("GET", "/echo", lambda req, body: Reply(body=json.dumps({"seen": req.headers["X-Token"]}).encode()))
+    async with gateway(tables) as client:
+        status, body = await q(client, "return select * from echo;")
+    assert status == 200 and body == {"seen": "****"}
+
+
+# ------------------------------------------------------------------ deployer code stays in its trees
+
+def _tables(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def _evil_module(directory: Path, marker: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    evil = directory / "evil.py"
+    evil.write_text(f"open({str(marker)!r}, 'w').write('x')\ndef validate_param(ctx): return True\n")
+    return evil
+
+
+@pytest.mark.parametrize("name", ["ABS", "../../outside/evil.py", "link.py", "evil.pyc", "x" * 5000 + ".py"])
+async def test_patches_load_only_from_inside_the_tables_tree(tmp_path, name):
+    marker = tmp_path / "loaded"
+    evil = _evil_module(tmp_path / "outside", marker)
+    root = _tables(tmp_path / "tables" / "shop", {"keep.txt": ""}).parent
+    (root / "shop" / "link.py").symlink_to(evil)
+    (root / "shop" / "evil.pyc").write_bytes(b"\x00" * 16)
+    patch = str(evil) if name == "ABS" else name
+    (root / "shop" / "t.ql").write_text(f"create table t on select get from 'http://x/' using patch '{patch}'")
+    engine = Engine(tables=root, config={})
+    try:
+        assert len(engine.tables) == 0 and len(engine.problems) == 1
+        message = engine.problems[0].message
+        assert any(s in message for s in ("absolute path", "leads outside", "must be a .py", "characters long"))
+        assert not marker.exists()
+    finally:
+        await engine.close()
+
+
+async def test_body_templates_are_files_inside_the_tree_and_text(tmp_path):
+    root = _tables(tmp_path / "tables", {"dir.mu/x": "", "bin.mu": "", "ok.mu": "{{params.q}}"})
+    (root / "bin.mu").write_bytes(b"\xff\xfe\x00binary")
+    for template, expected in (("/etc/passwd", "absolute path"), ("../../../../../../etc/passwd", "leads outside"),
+                               ("dir.mu", "is not a file"), ("bin.mu", "not UTF-8"), ("ok.mu", None)):
+        (root / "t.ql").write_text(f"create table t on insert post to 'http://x/' "
+                                   f"using bodyTemplate '{template}' type 'text/plain'")
+        engine = Engine(tables=root, config={})
+        try:
+            problems = [p.message for p in engine.problems]
+            if expected is None:
+                assert problems == [] and "t" in engine.tables
+            else:
+                assert len(problems) == 1 and expected in problems[0], problems
+        finally:
+            await engine.close()
+
+
+async def test_a_deployer_script_requires_files_beside_it_never_installed_modules(tmp_path):
+    (tmp_path / "u.py").write_text("def up(ctx, s): return s.upper()\n")
+    engine = Engine(config={})
+    try:
+        result = await engine.execute('u = require("u.py"); return u.up("a");', base_dir=tmp_path)
+        assert result.value == "A"
+        for name in ("os", "json.py", "/etc/passwd", "../x.py"):
+            with pytest.raises(QlError) as refused:
+                await engine.execute(f'u = require("{name}"); return u.up("a");', base_dir=tmp_path)
+            assert refused.value.status == 400 and refused.value.line == 1
+    finally:
+        await engine.close()
+
+
+def test_qlgate_run_never_imports_an_installed_module(tmp_path):
+    marker = tmp_path / "ran"
+    script = f'o = require("os"); return o.system("touch {marker}");'
+    done = subprocess.run([sys.executable, "-m", "qlgate", "run", "-e", script], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and not marker.exists()
+    error = json.loads(done.stderr.strip().splitlines()[-1])
+    assert error["status"] == 400 and "os.py" in error["error"]
+
+
+# ------------------------------------------------------------------ the policy object itself
+
+def test_trust_for_callers_reads_gateway_adhoc():
+    trust = Trust.for_callers({"gateway": {"adhoc": {"inlineTables": False, "publicConfig": ["config.a.b", "c"],
+                                                     "allowedHosts": ["api.example.com:443"]}}}, [])
+    assert trust.is_caller and not trust.inline_tables and trust.public_config == ("a.b", "c")
+    assert trust.allowed_hosts.allows("https://api.example.com/x") and not trust.allowed_hosts.allows("http://h/")
+    assert trust.config_view({"a": {"b": 1, "secret": 2}, "c": [3], "d": 4}) == {"a": {"b": 1}, "c": [3]}
+    assert Trust.deployer().config_view({"d": 4}) == {"d": 4}
+    with pytest.raises(QlError):
+        Trust.for_callers({"gateway": {"adhoc": {"publicConfig": "a"}}}, [])
+
+
+def test_the_compile_cache_keeps_callers_and_deployer_apart(tmp_path):
+    engine = Engine(config={"k": "v"})
+    caller = Trust.for_callers({}, [])
+    assert engine.compile('return "{config.k}";').trust.kind == "deployer"
+    with pytest.raises(CallerScriptRefused):
+        engine.compile('return "{config.k}";', trust=caller)
+    with pytest.raises(CallerScriptRefused):      # a failed compile is cached, and raised again
+        engine.compile('return "{config.k}";', trust=caller)
