@@ -10,14 +10,22 @@ plus control endpoints for tests and benchmarks:
     DELETE /_sandbox/requests     forget them
     POST   /_sandbox/reset        back to the seed data
     PUT    /_sandbox/faults       {"<call or *>": {"latency_ms": 50, "fail": "http500"|"ack", "times": 1}}
+
+The control endpoints answer only a caller holding the emulator's control token
+(``Authorization: Bearer <token>`` or ``X-Sandbox-Token: <token>``): the gateway's
+ad-hoc scripts may reach the emulator's host, and must not read other callers'
+requests (tokens, bodies) or reset the marketplace. The token is random per
+``Sandbox`` unless given, and is never part of ``emulator_config``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
+import secrets
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
@@ -31,6 +39,27 @@ SHOPPING_PATH = "/shopping"
 TRADING_PATH = "/ws/api.dll"
 MAX_RECORDED = 10_000
 SANDBOX = web.AppKey("sandbox", "Sandbox")
+TOKEN_HEADER = "X-Sandbox-Token"
+
+
+def new_control_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def presented_tokens(request: web.Request) -> list[str]:
+    """The control tokens a request carries: ``Authorization: Bearer …`` and ``X-Sandbox-Token``."""
+    tokens = []
+    scheme, _, value = request.headers.get("Authorization", "").strip().partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        tokens.append(value.strip())
+    header = request.headers.get(TOKEN_HEADER, "").strip()
+    if header:
+        tokens.append(header)
+    return tokens
+
+
+def token_matches(presented: str, expected: str) -> bool:
+    return hmac.compare_digest(presented.encode("utf-8", "replace"), expected.encode("utf-8", "replace"))
 
 
 @dataclass
@@ -56,8 +85,11 @@ class Sandbox:
     latency_ms: int = 0
     requests: list[Recorded] = field(default_factory=list)
     faults: dict[str, Fault] = field(default_factory=dict)
+    control_token: str = field(default_factory=new_control_token, repr=False)
 
     def __post_init__(self) -> None:
+        if not self.control_token:
+            raise ValueError("the emulator's control token must not be empty")
         self.finding = Finding(self.market)
         self.shopping = Shopping(self.market)
         self.trading = Trading(self.market)
@@ -120,6 +152,22 @@ class Sandbox:
         return web.Response(text=text, headers={"Content-Type": "text/xml;charset=UTF-8"})
 
     # ---------------------------------------------------------------- control
+    def _guarded(self, handler: Callable[[web.Request], Awaitable[web.Response]]
+                 ) -> Callable[[web.Request], Awaitable[web.Response]]:
+        """``handler`` for callers holding the control token only: 401 without one, 403 with a wrong one."""
+        async def guarded(request: web.Request) -> web.Response:
+            tokens = presented_tokens(request)
+            if not tokens:
+                return web.json_response(
+                    {"error": f"the emulator's control endpoints need its control token "
+                              f"(Authorization: Bearer <token> or {TOKEN_HEADER})"},
+                    status=401, headers={"WWW-Authenticate": 'Bearer realm="qlgate-sandbox"'})
+            # every presented token is compared, so the time taken does not tell which one failed
+            if not [t for t in tokens if token_matches(t, self.control_token)]:
+                return web.json_response({"error": "wrong control token"}, status=403)
+            return await handler(request)
+        return guarded
+
     async def list_requests(self, request: web.Request) -> web.Response:
         return web.json_response([asdict(r) for r in self.requests])
 
@@ -147,10 +195,10 @@ class Sandbox:
         app.router.add_route("*", FINDING_PATH, self.finding_handler)
         app.router.add_get(SHOPPING_PATH, self.shopping_handler)
         app.router.add_post(TRADING_PATH, self.trading_handler)
-        app.router.add_get("/_sandbox/requests", self.list_requests)
-        app.router.add_delete("/_sandbox/requests", self.clear_requests)
-        app.router.add_post("/_sandbox/reset", self.reset)
-        app.router.add_put("/_sandbox/faults", self.set_faults)
+        app.router.add_get("/_sandbox/requests", self._guarded(self.list_requests))
+        app.router.add_delete("/_sandbox/requests", self._guarded(self.clear_requests))
+        app.router.add_post("/_sandbox/reset", self._guarded(self.reset))
+        app.router.add_put("/_sandbox/faults", self._guarded(self.set_faults))
         return app
 
 
@@ -167,10 +215,16 @@ def emulator_config(base: str) -> dict[str, Any]:
 
 
 class RunningSandbox:
-    """An emulator listening on 127.0.0.1 in the current event loop."""
+    """An emulator listening on 127.0.0.1 in the current event loop. ``control_token``
+    (default: the sandbox's own, random) opens its ``/_sandbox/*`` endpoints; it is
+    not in ``config()``, which scripts can read."""
 
-    def __init__(self, sandbox: Sandbox | None = None):
+    def __init__(self, sandbox: Sandbox | None = None, control_token: str | None = None):
         self.sandbox = sandbox or Sandbox()
+        if control_token is not None:
+            if not control_token:
+                raise ValueError("the emulator's control token must not be empty")
+            self.sandbox.control_token = control_token
         self._runner: web.AppRunner | None = None
         self.base = ""
 
@@ -188,6 +242,14 @@ class RunningSandbox:
 
     def config(self) -> dict[str, Any]:
         return emulator_config(self.base)
+
+    @property
+    def control_token(self) -> str:
+        return self.sandbox.control_token
+
+    def control_headers(self) -> dict[str, str]:
+        """The headers that open the ``/_sandbox/*`` endpoints (for tests and benchmarks)."""
+        return {"Authorization": f"Bearer {self.control_token}"}
 
 
 def load_data(path: str | None) -> dict[str, Any] | None:

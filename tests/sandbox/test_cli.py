@@ -19,12 +19,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(url: str, proc: subprocess.Popen, timeout: float = 20) -> None:
+def wait_for(url: str, proc: subprocess.Popen, timeout: float = 20, headers: dict[str, str] | None = None) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else "process exited"
         try:
-            urllib.request.urlopen(url, timeout=1)
+            urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=1)
             return
         except OSError:
             time.sleep(0.1)
@@ -43,9 +43,12 @@ def test_sandbox_writes_a_config_that_run_uses(tmp_path):
     config = tmp_path / "emulator.json"
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "qlgate", "sandbox", "--port", str(port),
-                             "--write-config", str(config)], stderr=subprocess.PIPE, text=True)
+                             "--write-config", str(config), "--control-token", "cli-test-token"],
+                            stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(f"http://127.0.0.1:{port}/_sandbox/requests", proc)
+        wait_for(f"http://127.0.0.1:{port}/_sandbox/requests", proc,
+                 headers={"Authorization": "Bearer cli-test-token"})
+        assert "cli-test-token" not in config.read_text()
         assert json.loads(config.read_text())["tables"]["ebay"]["trading"]["gateway"] == \
             f"http://127.0.0.1:{port}/ws/api.dll"
         run = subprocess.run([sys.executable, "-m", "qlgate", "run", "scripts/ebay/search.ql", "--config", str(config),

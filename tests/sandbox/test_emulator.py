@@ -96,7 +96,8 @@ async def test_finding_framework_error_and_json(emulator):
 async def test_injected_latency_and_failures(emulator, ebay):
     async with aiohttp.ClientSession() as session:
         await session.put(emulator.base + "/_sandbox/faults", json={"GeteBayTime": {"fail": "ack", "times": 1},
-                                                                    "GetUserProfile": {"latency_ms": 120}})
+                                                                    "GetUserProfile": {"latency_ms": 120}},
+                          headers=emulator.control_headers())
     with pytest.raises(Exception, match="eBay answered Failure"):
         await ebay.execute("select * from ebay.shopping.GeteBayTime")
     assert (await ebay.execute("select * from ebay.shopping.GeteBayTime")).value["Ack"] == "Success"
