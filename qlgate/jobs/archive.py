@@ -30,7 +30,8 @@ class Archive:
 
     def add(self, jobs: Iterable[Job]) -> None:
         """Idempotent: a job archived twice (a master died between archiving and deleting) is one row."""
-        rows = [(j.id, j.state, j.ended, json.dumps(j.to_dict(), ensure_ascii=False)) for j in jobs]
+        # ASCII JSON, as every job record is stored: a lone surrogate in a result stays an escape
+        rows = [(j.id, j.state, j.ended, json.dumps(j.to_dict(), ensure_ascii=True)) for j in jobs]
         with self._lock:
             self._db.executemany("insert or replace into archived_jobs values (?, ?, ?, ?)", rows)
 
@@ -39,13 +40,18 @@ class Archive:
             row = self._db.execute("select record from archived_jobs where id = ?", (int(job_id),)).fetchone()
         return Job.from_dict(json.loads(row[0])) if row else None
 
-    def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+    def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> list[Job]:
+        where, params = [], []
+        if state is not None:
+            where.append("state = ?")
+            params.append(state)
+        if owner is not None:
+            where.append("json_extract(record, '$.owner') = ?")
+            params.append(owner)
+        clause = ("where " + " and ".join(where)) if where else ""
         with self._lock:
-            if state is None:
-                rows = self._db.execute("select record from archived_jobs order by id desc limit ?", (limit,))
-            else:
-                rows = self._db.execute("select record from archived_jobs where state = ? order by id desc limit ?",
-                                        (state, limit))
+            rows = self._db.execute(f"select record from archived_jobs {clause} order by id desc limit ?",
+                                    (*params, limit))
             return [Job.from_dict(json.loads(r)) for (r,) in rows.fetchall()]
 
     def close(self) -> None:

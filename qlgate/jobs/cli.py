@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import random
 import signal
 import sys
@@ -16,7 +17,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import QlError
-from .model import FINAL, Job, JobError, QueueFull, parse_time
+from .model import FINAL, Job, JobError, QueueFull, check_limit, check_run_seconds, parse_time
 from .rates import Rate
 
 log = logging.getLogger("qlgate.jobs")
@@ -58,6 +59,8 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
         where = p.add_mutually_exclusive_group(required=True)
         where.add_argument("--zookeeper", metavar="HOST:PORT[,...]", help="talk to the cluster directly")
         where.add_argument("--gateway", metavar="URL", help="talk through a gateway's REST API")
+        p.add_argument("--api-key", metavar="KEY", default=os.environ.get("QLGATE_API_KEY"),
+                       help="with --gateway: the API key to send (default: $QLGATE_API_KEY)")
         p.add_argument("--json", action="store_true", help="machine-readable output")
         p.add_argument("--archive", metavar="FILE", help="with --zookeeper: the archive of finished jobs to read")
         p.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
@@ -69,7 +72,9 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
                         help="partner-API type (default: derived from the tables the script uses)")
     submit.add_argument("--priority", type=int, default=0)
     submit.add_argument("--not-before", metavar="TIME", help="ISO time, epoch seconds or +30s / +5m / +2h")
-    submit.add_argument("--max-attempts", type=int, default=3)
+    submit.add_argument("--max-attempts", type=int, default=3, help="1 to 20")
+    submit.add_argument("--max-seconds", type=float, metavar="S",
+                        help="the run's deadline (default and most: config jobs.maxRunSeconds, 3600)")
     common(submit, routes=False)
     target(submit)
     for name, text in (("status", "a job's state, attempts and timings"), ("cancel", "cancel a job"),
@@ -100,11 +105,8 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
 def run_worker(args: argparse.Namespace) -> int:
     from .zk.session import zk_client
 
-    from ..cli import _default_config, _default_dir
-    from ..config import Config
-    from ..engine.engine import Engine
     from ..loop import install
-    from ..sandbox.auto import start_if_wanted
+    from ..workspace import Workspace, load_config
     import asyncio
 
     from .archive import Archive
@@ -123,17 +125,23 @@ def run_worker(args: argparse.Namespace) -> int:
     install()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="worker-loop", daemon=True).start()
-    config = Config.load(_default_config(args.config))
-    effective, sandbox = asyncio.run_coroutine_threadsafe(start_if_wanted(config), loop).result(30)
-    if sandbox is not None:
-        log.warning("no eBay credentials: this worker's eBay tables use its own emulator at %s", sandbox.base)
-    engine = Engine(tables=_default_dir(args.tables, "tables"), config=effective)
+    config = load_config(args.config)
+    try:
+        max_run_seconds = check_run_seconds((config.data.get("jobs") or {}).get("maxRunSeconds", 3600))
+    except JobError as error:
+        raise JobsCommandError(str(error)) from None
+    # jobs run under the trust they were submitted with: this config's gateway.adhoc for callers' scripts
+    workspace = asyncio.run_coroutine_threadsafe(Workspace.open(tables=args.tables, config=config), loop).result(30)
+    if workspace.emulator is not None:
+        log.warning("no eBay credentials: this worker's eBay tables use its own emulator at %s",
+                    workspace.emulator.base)
     client = zk_client(args.zookeeper, timeout=args.session_timeout)
     client.start(30)
     from .rates import CallGate
     from .zk.rates import ZkTokens
     gate = CallGate(ZkTokens(client, root=args.root))
-    worker = Worker(client, EngineRunner(engine, gate), name=args.name, slots=args.slots, root=args.root, loop=loop)
+    worker = Worker(client, EngineRunner(workspace, gate), name=args.name, slots=args.slots, root=args.root, loop=loop,
+                    max_run_seconds=max_run_seconds)
     limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root,
                                                     archive=Archive(args.archive), keep_finished=args.keep_finished)
     stop = threading.Event()
@@ -200,7 +208,7 @@ def run_jobs(args: argparse.Namespace) -> int:
 def _backend(args: argparse.Namespace):
     if args.gateway:
         from .rest_client import GatewayJobs
-        return GatewayJobs(args.gateway)
+        return GatewayJobs(args.gateway, api_key=args.api_key)
     from .zk.session import zk_client
     from kazoo.handlers.threading import KazooTimeoutError
     from .zk.client import ZkJobs
@@ -259,10 +267,8 @@ def _act(args: argparse.Namespace, backend) -> int:
 
 
 def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise JobError(f"a limit is a whole number of jobs, not {text!r}") from None
+    """A limit as typed: digits only, checked like any other (a non-number fails the check as text)."""
+    return check_limit(int(text) if text.strip().isascii() and text.strip().isdigit() and len(text) <= 20 else text)
 
 
 def _submit(args: argparse.Namespace, backend) -> int:
@@ -277,19 +283,17 @@ def _submit(args: argparse.Namespace, backend) -> int:
     if not types and args.gateway:
         types = None              # the gateway derives them from its own tables
     elif not types:
-        from ..cli import _default_config, _default_dir
-        from ..config import Config
-        from ..engine.engine import Engine
+        from ..workspace import Workspace
         from .types import job_types
-        engine = Engine(tables=_default_dir(args.tables, "tables"), config=Config.load(_default_config(args.config)))
-        types = job_types(engine, script)
+        types = job_types(Workspace.load(tables=args.tables, config=args.config).engine, script)
     try:
         not_before = parse_time(args.not_before)
     except JobError as error:
         raise JobError(f"--not-before {error}") from None
     return submit_with_backoff(
         lambda: backend.submit(script, types=types, vars=variables, priority=args.priority,
-                               not_before=not_before, max_attempts=args.max_attempts),
+                               not_before=not_before, max_attempts=args.max_attempts,
+                               max_seconds=args.max_seconds),
         on_wait=lambda delay: print(f"queue full, retrying in {delay:.1f} s", file=sys.stderr))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 from collections import Counter
@@ -18,9 +19,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .model import (CANCELLED, DONE, QUEUED, RUNNING, STATES, Attempt, Job, JobError, JobNotFound, QueueFull,
-                    attempt_error, finish_attempt, new_job, oversized_result)
+from .model import (CANCELLED, DONE, MAX_RUN_SECONDS, QUEUED, RUNNING, STATES, Attempt, Job, JobError, JobNotFound,
+                    QueueFull, RecordError, attempt_error, check_job_id, check_limit, finish_attempt, new_job,
+                    oversized_result)
 from .rates import MemoryTokens, Rate
+from .runner import run_with_deadline
 from .sqlite import open_database
 from .types import check_type
 from .zk.worker import JobRunner
@@ -38,15 +41,17 @@ create table if not exists limits (type text primary key, value integer not null
 create table if not exists rates (type text primary key, calls integer not null, per text not null);
 """
 WORKER_NAME = "embedded"
+log = logging.getLogger("qlgate.jobs.local")
 
 
 class LocalJobs:
     def __init__(self, path: str | Path, runner: JobRunner | None = None, *, slots: int = 4,
-                 max_queue: int = 100_000, poll_interval: float = 0.25):
+                 max_queue: int = 100_000, poll_interval: float = 0.25, max_run_seconds: float = MAX_RUN_SECONDS):
         self.path = str(path)
         self.runner = runner
         self.slots = slots
         self.max_queue = max_queue
+        self.max_run_seconds = max_run_seconds  # config jobs.maxRunSeconds: no run takes longer
         self.poll_interval = poll_interval     # other processes (gateway workers) submit and cancel too
         self._db = open_database(self.path, SCHEMA)
         self._db.execute("pragma synchronous=normal")
@@ -91,9 +96,11 @@ class LocalJobs:
 
     # ------------------------------------------------------------------ the API
     def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
-               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
+               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
+               max_seconds: float | None = None, trust: str = "deployer", owner: str | None = None) -> int:
         job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
-                      max_attempts=max_attempts)
+                      max_attempts=max_attempts, max_seconds=max_seconds, max_run_seconds=self.max_run_seconds,
+                      trust=trust, owner=owner)
         # one transaction: other gateway processes never see a row without its record,
         # and the queue's bound holds across them
         with self._transaction():
@@ -109,18 +116,25 @@ class LocalJobs:
 
     def get(self, job_id: int) -> Job:
         with self._lock:
-            jobs = self._select("where id = ?", (int(job_id),))
+            jobs = self._select("where id = ?", (check_job_id(job_id),))
         if not jobs:
             raise JobNotFound(f"no job {job_id}")
         return jobs[0]
 
-    def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+    def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> list[Job]:
+        """Jobs newest first; ``owner``: only those the key of that name submitted."""
         if state is not None and state not in STATES:
             raise JobError(f"unknown state '{state}'; one of {', '.join(STATES)}")
+        where, params = [], []
+        if state is not None:
+            where.append("state = ?")
+            params.append(state)
+        if owner is not None:
+            where.append("json_extract(record, '$.owner') = ?")
+            params.append(owner)
+        clause = ("where " + " and ".join(where)) if where else ""
         with self._lock:
-            if state is None:
-                return self._select("order by id desc limit ?", (limit,))
-            return self._select("where state = ? order by id desc limit ?", (state, limit))
+            return self._select(f"{clause} order by id desc limit ?", (*params, limit))
 
     def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> list[Job]:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -154,8 +168,7 @@ class LocalJobs:
             if limit is None:
                 self._db.execute("delete from limits where type = ?", (job_type,))
             else:
-                if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-                    raise JobError(f"a limit is a whole number of jobs, not {limit!r}")
+                check_limit(limit)
                 self._db.execute("insert into limits values (?, ?) on conflict(type) do update set value = ?",
                                  (job_type, limit, limit))
         self._kick()
@@ -247,7 +260,8 @@ class LocalJobs:
         result: Any = None
         cancelled = False
         script_started = time.time()
-        script = self._scripts[job.id] = asyncio.ensure_future(self.runner(job))
+        script = self._scripts[job.id] = asyncio.ensure_future(
+            run_with_deadline(self.runner, job, self.max_run_seconds))
         if self.get(job.id).cancel_requested:       # asked for before the run got going
             script.cancel()
         try:
@@ -261,23 +275,41 @@ class LocalJobs:
             cancelled, error = True, "cancelled while running"
         except Exception as e:  # the job's failure, recorded on its attempt
             error = attempt_error(e)
+        timing = (script_started, time.time())
+        try:
+            try:
+                self._record(job.id, result, error, cancelled, timing)
+            except Exception as failure:
+                # the slot must not stay taken for good: the attempt fails instead, and the job
+                # is retried or ends failed like after any other failure
+                log.exception("job %s run %s: its outcome could not be recorded", job.id, job.run)
+                failed = attempt_error(RecordError(f"the outcome could not be recorded: {failure}"))
+                self._record(job.id, None, failed, cancelled, timing)
+        except Exception:
+            log.exception("job %s run %s: its failure could not be recorded either; it runs again after "
+                          "a restart", job.id, job.run)
+        finally:
+            self._in_use.subtract(job.types)
+            self._tasks.pop(job.id, None)
+            self._scripts.pop(job.id, None)
+        self._schedule()
+
+    def _record(self, job_id: int, result: Any, error: str | None, cancelled: bool,
+                timing: tuple[float, float]) -> None:
+        """The outcome of a run, in the transaction that ends it."""
         with self._transaction():
-            current = self.get(job.id)
+            current = self.get(job_id)
             if current.cancel_requested and error is None:
                 cancelled, error = True, "cancelled while running"
             if error is None:
                 error = oversized_result(result)      # as the ZooKeeper backend must: same jobs, same outcome
-            current.attempts[-1].script_started, current.attempts[-1].script_ended = script_started, time.time()
+            current.attempts[-1].script_started, current.attempts[-1].script_ended = timing
             finish_attempt(current, error, cancelled=cancelled)
             if error is None:
                 current.state, current.result, current.ended = DONE, result, time.time()
             if current.state == QUEUED:
                 self._db.execute("update jobs set due = ? where id = ?", (time.time(), current.id))
             self._save(current)
-            self._in_use.subtract(job.types)
-            self._tasks.pop(job.id, None)
-            self._scripts.pop(job.id, None)
-        self._schedule()
 
     def _cancel_run(self, job_id: int) -> None:
         script = self._scripts.get(job_id)
@@ -304,7 +336,9 @@ class LocalJobs:
         return [Job.from_dict(json.loads(record)) for (record,) in rows]
 
     def _save(self, job: Job) -> None:
+        # ASCII-only JSON: any Unicode a record holds (a lone surrogate too) is stored as an escape,
+        # where SQLite's UTF-8 would refuse it and fail the transaction
         self._db.execute("update jobs set state = ?, priority = ?, record = ? where id = ?",
-                         (job.state, job.priority, json.dumps(job.to_dict(), ensure_ascii=False), job.id))
+                         (job.state, job.priority, json.dumps(job.to_dict(), ensure_ascii=True), job.id))
         if job.final:
             self._changed.notify_all()

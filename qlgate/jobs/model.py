@@ -4,6 +4,7 @@ slots of, its priority and due time, and what happened on each attempt."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from dataclasses import dataclass, field
@@ -20,6 +21,14 @@ MAX_PRIORITY = 999          # priorities run from -999 to 999; higher runs first
 MAX_JOB_BYTES = 100_000
 MAX_RESULT_BYTES = 250_000
 MAX_ERROR_CHARS = 4_000
+# what a submission may ask for: bounded, so that no job (nor a typo) can hold a slot, a queue
+# entry or a retry loop for ever
+MAX_ATTEMPTS = 20
+MAX_TYPES = 16
+MAX_DELAY_S = 366 * 86400      # not_before at most this far ahead
+MAX_RUN_SECONDS = 3600.0       # a run's deadline unless config jobs.maxRunSeconds says otherwise
+MAX_LIMIT = 1_000_000          # a type's limit of runs at once
+MAX_JOB_ID = 2 ** 63 - 1       # ids are SQLite integers
 
 
 class JobError(Exception):
@@ -29,6 +38,15 @@ class JobError(Exception):
 
 class JobNotFound(JobError):
     status = 404
+
+
+class RecordError(Exception):
+    """A run's outcome that could not be written down (say, a result JSON cannot encode):
+    the attempt fails with this instead, so its slot is freed and the job moves on."""
+
+
+class JobTimeout(Exception):
+    """A run past its deadline (the job's max_seconds, at most jobs.maxRunSeconds)."""
 
 
 class QueueFull(JobError):
@@ -69,6 +87,11 @@ class Job:
     result: Any = None
     error: str | None = None
     cancel_requested: bool = False
+    # who submitted it and under which trust (qlgate.trust): a job that came over HTTP is a
+    # caller's script and runs under the ad-hoc policy on every worker; owner is the API key's name
+    trust: str = "deployer"
+    owner: str | None = None
+    max_seconds: float | None = None  # the run's deadline; None: the backend's jobs.maxRunSeconds
 
     @property
     def final(self) -> bool:
@@ -91,16 +114,25 @@ class Job:
 
 
 def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
-            priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> Job:
-    """A job as submitted, every field checked (both backends take jobs through here)."""
+            priority: int = 0, not_before: float = 0.0, max_attempts: int = 3, max_seconds: float | None = None,
+            max_run_seconds: float = MAX_RUN_SECONDS, trust: str = "deployer", owner: str | None = None) -> Job:
+    """A job as submitted, every field checked (both backends take jobs through here).
+    ``trust``: ``"caller"`` for a script that came over HTTP (it runs under the ad-hoc
+    policy on every worker), ``"deployer"`` for one an operator submitted to the
+    cluster directly; ``owner``: the name of the API key that submitted it."""
     from .types import check_type
     if not isinstance(script, str) or not script.strip():
         raise JobError("the script is empty")
     types = sorted({check_type(t) for t in types})
     if not types:
         raise JobError("a job needs at least one type")
-    if not isinstance(max_attempts, int) or isinstance(max_attempts, bool) or max_attempts < 1:
-        raise JobError(f"max attempts must be a positive integer, not {max_attempts!r}")
+    if len(types) > MAX_TYPES:
+        raise JobError(f"a job may have at most {MAX_TYPES} types, not {len(types)}")
+    if not _whole(max_attempts) or not 1 <= max_attempts <= MAX_ATTEMPTS:
+        raise JobError(f"max attempts must be a whole number from 1 to {MAX_ATTEMPTS}, not {max_attempts!r}")
+    if max_seconds is not None and (not _finite(max_seconds) or not 0 < max_seconds <= max_run_seconds):
+        raise JobError(f"max_seconds must be a number of seconds above 0 and at most {max_run_seconds:g} "
+                       f"(jobs.maxRunSeconds), not {max_seconds!r}")
     if vars is not None and not isinstance(vars, dict):
         raise JobError("vars must be an object of script variables")
     try:
@@ -111,10 +143,16 @@ def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, A
         raise JobError(f"the script and its variables take {size:,} bytes; a job may take {MAX_JOB_BYTES:,}")
     try:
         not_before = float(not_before or 0)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise JobError(f"not before must be a time in epoch seconds, not {not_before!r}") from None
+    if not math.isfinite(not_before) or not_before > time.time() + MAX_DELAY_S:
+        raise JobError(f"not before must be a time at most {MAX_DELAY_S // 86400} days ahead, not {not_before!r}")
+    if trust not in ("deployer", "caller"):
+        raise JobError(f"trust must be 'deployer' or 'caller', not {trust!r}")
+    if owner is not None and (not isinstance(owner, str) or not 0 < len(owner) <= 200):
+        raise JobError("owner must be a key name")
     return Job(id=job_id, script=script, types=types, vars=dict(vars or {}), priority=check_priority(priority),
-               not_before=not_before, max_attempts=max_attempts)
+               not_before=not_before, max_attempts=max_attempts, max_seconds=max_seconds, trust=trust, owner=owner)
 
 
 def parse_time(text: str | None, now: float | None = None) -> float:
@@ -136,6 +174,36 @@ def parse_time(text: str | None, now: float | None = None) -> float:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     return moment.timestamp()
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _finite(value: Any) -> bool:
+    """A number that is not NaN nor infinite (ints always are: math.isfinite overflows on huge ones)."""
+    return _whole(value) or (isinstance(value, float) and math.isfinite(value))
+
+
+def check_limit(limit: Any) -> int:
+    """A type's limit: how many of its runs may hold a slot at once."""
+    if not _whole(limit) or not 0 <= limit <= MAX_LIMIT:
+        raise JobError(f"a limit is a whole number of jobs from 0 to {MAX_LIMIT:,}, not {limit!r}")
+    return limit
+
+
+def check_job_id(job_id: Any) -> int:
+    """An id that may name a job; any other is no job (rather than an overflow in SQLite)."""
+    if not _whole(job_id) or not 1 <= job_id <= MAX_JOB_ID:
+        raise JobNotFound(f"no job {job_id}")
+    return job_id
+
+
+def check_run_seconds(seconds: Any) -> float:
+    """``jobs.maxRunSeconds``: the longest any run may take."""
+    if not _finite(seconds) or seconds <= 0:
+        raise JobError(f"jobs.maxRunSeconds must be a number of seconds above 0, not {seconds!r}")
+    return float(seconds)
 
 
 def check_priority(priority: int) -> int:

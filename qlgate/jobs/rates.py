@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Callable, Protocol
 from .model import JobError, type_of_table
 
 PERIODS = {"second": 1.0, "day": 86400.0}
+MAX_CALLS = 1_000_000_000      # a window's budget (stored as a SQLite integer and in ZooKeeper)
 
 
 @dataclass(frozen=True)
@@ -30,10 +32,11 @@ class Rate:
     per: str                     # "second" | "day"
 
     def __post_init__(self) -> None:
-        if self.per not in PERIODS:
+        if not isinstance(self.per, str) or self.per not in PERIODS:
             raise JobError(f"a rate is per second or per day, not per {self.per!r}")
-        if not isinstance(self.calls, int) or isinstance(self.calls, bool) or self.calls < 0:
-            raise JobError(f"a rate is a whole number of calls, not {self.calls!r}")
+        if (not isinstance(self.calls, int) or isinstance(self.calls, bool)
+                or not 0 <= self.calls <= MAX_CALLS):
+            raise JobError(f"a rate is a whole number of calls from 0 to {MAX_CALLS:,}, not {self.calls!r}")
 
     def window(self, now: float) -> str:
         """The window ``now`` falls in: an epoch second, or a UTC date."""
@@ -67,10 +70,9 @@ class Rate:
         """``20/s``, ``20/second``, ``5000/day``."""
         calls, _, per = text.partition("/")
         per = {"s": "second", "sec": "second", "d": "day"}.get(per.strip(), per.strip())
-        try:
-            return cls(int(calls), per)
-        except ValueError:
-            raise JobError(f"a rate looks like 20/s or 5000/day, not {text!r}") from None
+        if not re.fullmatch(r"[0-9]{1,30}", calls.strip()):      # digits only: no "1_000", no 5,000-digit text
+            raise JobError(f"a rate looks like 20/s or 5000/day, not {text[:100]!r}")
+        return cls(int(calls), per)
 
 
 class TokenStore(Protocol):

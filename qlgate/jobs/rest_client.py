@@ -15,17 +15,21 @@ from .rates import Rate
 
 
 class GatewayJobs:
-    def __init__(self, base: str, *, timeout: float = 30):
+    """``api_key``: sent as ``Authorization: Bearer`` to a gateway with ``gateway.auth``."""
+
+    def __init__(self, base: str, *, timeout: float = 30, api_key: str | None = None):
         self.base = base.rstrip("/")
         self.timeout = timeout
+        self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if api_key:
+            self._headers["Authorization"] = f"Bearer {api_key}"
 
     def close(self) -> None:
         pass
 
     def _call(self, method: str, path: str, body: Any = None, timeout: float | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json", "Accept": "application/json"})
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=self._headers)
         try:
             with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
                 return json.loads(response.read() or b"null")
@@ -45,9 +49,10 @@ class GatewayJobs:
             raise JobError(f"cannot reach the gateway at {self.base}: {getattr(error, 'reason', error)}") from None
 
     def submit(self, script: str, *, types: Iterable[str] | None = None, vars: dict[str, Any] | None = None,
-               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
+               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
+               max_seconds: float | None = None) -> int:
         body = {"script": script, "vars": vars or {}, "priority": priority, "not_before": not_before,
-                "max_attempts": max_attempts}
+                "max_attempts": max_attempts, "max_seconds": max_seconds}
         if types is not None:
             body["types"] = list(types)
         return self._call("POST", "/jobs", body)["id"]
@@ -65,6 +70,7 @@ class GatewayJobs:
         for job_id in job_ids:
             while True:
                 left = 30.0 if deadline is None else min(30.0, deadline - time.monotonic())
+                asked = time.monotonic()
                 job = Job.from_dict(self._call("GET", f"/jobs/{int(job_id)}?wait={max(left, 0):.3f}",
                                                timeout=left + 30))
                 if job.final:
@@ -72,6 +78,8 @@ class GatewayJobs:
                     break
                 if deadline is not None and time.monotonic() >= deadline:
                     raise TimeoutError(f"job {job_id} is still {job.state} after {timeout} s")
+                # a gateway with all its long polls taken answers at once: ask again a moment later
+                time.sleep(max(0.0, min(1.0, asked + left - time.monotonic())))
         return out
 
     def cancel(self, job_id: int) -> Job:

@@ -13,8 +13,8 @@ from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
 
 from ..archive import Archive
 from ..ids import IdAllocator
-from ..model import (CANCELLED, QUEUED, RUNNING, STATES, Job, JobError, JobNotFound, QueueFull, new_job,
-                     parse_queue_key, queue_key_types)
+from ..model import (CANCELLED, MAX_RUN_SECONDS, QUEUED, RUNNING, STATES, Job, JobError, JobNotFound, QueueFull,
+                     check_job_id, check_limit, new_job, parse_queue_key, queue_key_types)
 from ..types import check_type
 from ..rates import Rate
 from .layout import (Layout, ask_to_cancel, commit, decode, dequeue, encode, enqueue, forget_bucket, mark_finished,
@@ -27,8 +27,10 @@ EXACT_WITHIN = 64    # submissions this close to the queue bound are checked at 
 
 class ZkJobs:
     def __init__(self, client: KazooClient, *, root: str = "/qlgate", max_queue: int = DEFAULT_MAX_QUEUE,
-                 id_batch: int = 100, archive: Archive | None = None, owns_client: bool = False):
+                 id_batch: int = 100, archive: Archive | None = None, owns_client: bool = False,
+                 max_run_seconds: float = MAX_RUN_SECONDS):
         self.client = client
+        self.max_run_seconds = max_run_seconds   # no job may ask for longer (workers cap runs at their own)
         self.owns_client = owns_client   # close() also ends the session (the CLI's own client)
         self.archive = archive      # finished jobs the limiter has moved out of ZooKeeper
         self.layout = Layout(root)
@@ -45,9 +47,11 @@ class ZkJobs:
 
     # ------------------------------------------------------------------ submit
     def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
-               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3) -> int:
+               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
+               max_seconds: float | None = None, trust: str = "deployer", owner: str | None = None) -> int:
         job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
-                      max_attempts=max_attempts)
+                      max_attempts=max_attempts, max_seconds=max_seconds, max_run_seconds=self.max_run_seconds,
+                      trust=trust, owner=owner)
         due = max(job.submitted, job.not_before)
         while True:
             stat = self.client.exists(self.layout.queue)
@@ -72,6 +76,7 @@ class ZkJobs:
 
     # ------------------------------------------------------------------ read
     def get(self, job_id: int) -> Job:
+        check_job_id(job_id)                # the archive is SQLite: a larger id would overflow there
         try:
             return self._read(job_id)[0]
         except JobNotFound:
@@ -87,7 +92,8 @@ class ZkJobs:
             raise JobNotFound(f"no job {job_id}") from None
         return Job.from_dict(decode(data)), stat.version
 
-    def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+    def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> list[Job]:
+        """Jobs newest first; ``owner``: only those the key of that name submitted."""
         if state is not None and state not in STATES:
             raise JobError(f"unknown state '{state}'; one of {', '.join(STATES)}")
         names = sorted(self.client.get_children(self.layout.jobs), key=int, reverse=True)
@@ -99,13 +105,13 @@ class ZkJobs:
             except NoNodeError:
                 continue
             job = Job.from_dict(decode(data))
-            if state is None or job.state == state:
+            if (state is None or job.state == state) and (owner is None or job.owner == owner):
                 jobs.append(job)
                 if len(jobs) >= limit:
                     break
         if self.archive is not None and len(jobs) < limit:
             live = {j.id for j in jobs}
-            jobs += [j for j in self.archive.list(state, limit) if j.id not in live]
+            jobs += [j for j in self.archive.list(state, limit, owner=owner) if j.id not in live]
             jobs = sorted(jobs, key=lambda j: j.id, reverse=True)[:limit]
         return jobs
 
@@ -191,8 +197,7 @@ class ZkJobs:
             except NoNodeError:
                 pass
             return
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-            raise JobError(f"a limit is a whole number of jobs, not {limit!r}")
+        check_limit(limit)
         try:
             self.client.create(path, encode(limit))
         except NodeExistsError:

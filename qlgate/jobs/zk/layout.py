@@ -28,7 +28,9 @@ from ..model import queue_key
 
 
 def encode(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":")).encode()
+    """ASCII-only JSON: any Unicode a record holds, a lone surrogate too, travels as an escape
+    (UTF-8 cannot encode a lone surrogate; the embedded backend stores records the same way)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=True).encode()
 
 
 def decode(data: bytes) -> Any:

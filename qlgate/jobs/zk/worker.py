@@ -21,7 +21,9 @@ from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, ConnectionLoss, NoNodeError, NodeExistsError, SessionExpiredError
 from kazoo.protocol.states import KeeperState
 
-from ..model import DONE, QUEUED, RUNNING, Job, attempt_error, finish_attempt, oversized_result
+from ..model import (DONE, MAX_RUN_SECONDS, QUEUED, RUNNING, Job, RecordError, attempt_error, finish_attempt,
+                     oversized_result)
+from ..runner import run_with_deadline
 from .layout import (Layout, commit, decode, encode, enqueue, forget_bucket, free_slots, mark_finished, news,
                      parse_run_name)
 
@@ -35,9 +37,11 @@ JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
 
 class Worker:
     def __init__(self, client: KazooClient, runner: JobRunner, *, name: str | None = None, slots: int = 4,
-                 root: str = "/qlgate", loop: asyncio.AbstractEventLoop | None = None):
+                 root: str = "/qlgate", loop: asyncio.AbstractEventLoop | None = None,
+                 max_run_seconds: float = MAX_RUN_SECONDS):
         self.client = client
         self.runner = runner
+        self.max_run_seconds = max_run_seconds  # config jobs.maxRunSeconds: no run takes longer
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
         self.slots = slots
         self.layout = Layout(root)
@@ -202,7 +206,7 @@ class Worker:
         job = Job.from_dict(info["job"])
         loop = asyncio.get_running_loop()
         script_started = time.time()
-        task = self._tasks[name] = asyncio.ensure_future(self.runner(job))
+        task = self._tasks[name] = asyncio.ensure_future(run_with_deadline(self.runner, job, self.max_run_seconds))
         if name in self._cancel_early:
             task.cancel()
         result: Any = None
@@ -225,6 +229,7 @@ class Worker:
         job_id, run = parse_run_name(name)
         # first try with the record and version the grant gave us: no read on the way out
         job, version = Job.from_dict(info["job"]), info.get("version")
+        unrecordable = False
         try:
             while True:
                 try:
@@ -237,6 +242,15 @@ class Worker:
                         log.error("job %s run %s: no connection to record its outcome; it runs again "
                                   "once our session has ended", job_id, run)
                         return
+                except Exception as failure:
+                    # an outcome that cannot be recorded (a result JSON cannot encode, say) must not
+                    # keep the run's slots: the attempt fails instead, on a fresh read of the record
+                    if unrecordable:
+                        log.exception("job %s run %s: not even its failure could be recorded", job_id, run)
+                        return
+                    log.exception("job %s run %s: its outcome could not be recorded", job_id, run)
+                    unrecordable, result = True, None
+                    error = attempt_error(RecordError(f"the outcome could not be recorded: {failure}"))
                 version = None
         finally:
             self._running.pop(name, None)

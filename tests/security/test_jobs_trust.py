@@ -1,0 +1,105 @@
+"""One way in (issue 13, finding 4 and item 3): a job submitted over HTTP is a
+caller's script on every worker of the cluster — the ad-hoc policy follows it
+into the run, whichever backend runs it — while the operator's own job,
+submitted to the cluster directly, runs as deployer code."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestServer
+
+from qlgate.engine.engine import Engine
+from qlgate.jobs.local import LocalJobs
+from qlgate.jobs.runner import EngineRunner
+from qlgate.jobs.zk.client import ZkJobs
+from qlgate.jobs.zk.limiter import Limiter
+from qlgate.jobs.zk.session import zk_client
+from qlgate.jobs.zk.worker import Worker
+from qlgate.server.app import build_app
+
+# the deployment's own partner API; the observer's loopback address plays an internal host
+TABLES = "create table partner.items on select get from 'http://api.partner.example/items'"
+
+
+def inline_call(base: str) -> str:
+    return f"create table internal on select get from '{base}/call?type=internal&ms=0'; return select * from internal;"
+
+
+@pytest.fixture
+def tables(tmp_path):
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "partner.ql").write_text(TABLES)
+    return tmp_path / "tables"
+
+
+async def test_post_jobs_gets_the_adhoc_policy_on_the_embedded_backend(tables, tmp_path, observer):
+    engine = Engine(tables=tables, config={"svc": {"token": "job-secret-token"}})
+    jobs = LocalJobs(tmp_path / "jobs.sqlite", EngineRunner(engine)).start()
+    server = TestServer(build_app(engine, jobs=jobs), host="127.0.0.1")
+    await server.start_server()
+    try:
+        async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as client:
+            async def submit(script, **extra):
+                async with client.post("/jobs", json={"script": script, "types": ["t"], "max_attempts": 1,
+                                                      **extra}) as resp:
+                    return resp.status, await resp.json()
+
+            status, body = await submit(inline_call(observer.base))       # accepted: the host is checked on the run
+            assert status == 202
+            async with client.get(f"/jobs/{body['id']}", params={"wait": "20"}) as resp:
+                job = await resp.json()
+            assert job["state"] == "failed" and "may not call" in job["error"] and job["trust"] == "caller"
+            assert observer.calls["internal"] == 0
+            for script, clause in (('o = require("os"); return o.getcwd();', "require"),
+                                   ('return "{config.svc.token}";', "config")):
+                status, body = await submit(script)
+                assert status == 400 and body["clause"] == clause and body["line"] == 1
+                assert "job-secret-token" not in json.dumps(body)
+    finally:
+        await server.close()
+        await jobs.stop()
+        jobs.close()
+
+
+def test_a_callers_job_runs_under_the_adhoc_policy_on_every_zookeeper_worker(tables, zk_hosts, observer):
+    """The record says ``trust: caller``; each worker applies its own config's
+    ``gateway.adhoc`` — here, inline tables off on one worker, the host allow-list on both."""
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    clients, workers, limiters = [], [], []
+
+    def session():
+        client = zk_client(zk_hosts, timeout=2.0)
+        client.start(10)
+        clients.append(client)
+        return client
+    try:
+        for name, adhoc in (("w0", {}), ("w1", {"inlineTables": False})):
+            limiters.append(Limiter(session(), name=f"l-{name}").start())
+            engine = Engine(tables=tables, config={"gateway": {"adhoc": adhoc}})
+            workers.append(Worker(session(), EngineRunner(engine), name=name, slots=2, loop=loop).start())
+        jobs = ZkJobs(session())
+        callers = [jobs.submit(inline_call(observer.base), types=["t"], trust="caller", owner="k", max_attempts=1)
+                   for _ in range(6)]
+        mine = jobs.submit(inline_call(observer.base), types=["t"], max_attempts=1)
+        ended = jobs.wait(callers + [mine], timeout=60)
+        for job in ended[:-1]:
+            assert job.state == "failed" and job.trust == "caller" and job.owner == "k"
+            assert "may not call" in job.error or "inlineTables" in job.error, job.error
+        assert {job.attempts[-1].worker for job in ended[:-1]} == {"w0", "w1"}     # both workers took some
+        assert ended[-1].state == "done" and ended[-1].result["type"] == "internal"
+        assert observer.calls["internal"] == 1
+    finally:
+        for worker in workers:
+            worker.stop(drain=False)
+        for limiter in limiters:
+            limiter.stop()
+        for client in clients:
+            client.stop()
+            client.close()
+        loop.call_soon_threadsafe(loop.stop)
