@@ -71,6 +71,12 @@ class QlSyntaxError(QlError):
         return f"{origin}{self.line}:{self.column}: {self.message}\n  {text}\n  {caret}"
 
 
+class InvalidRequestBody(QlError):
+    """The gateway request's body cannot be read as its declared media type and charset."""
+
+    status = 400
+
+
 class CompileError(QlError):
     """The script parses but cannot run: unresolved symbol, cycle, duplicate assignment…"""
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import (AuthRejected, FanOutLimit, InvalidParameter, QlError, TransformError, UnsupportedVerb,
                       UpstreamError)
 from ..http.client import HttpRequest, HttpResponse
-from ..http.codecs import TransformFailure, decode_text, parse_media_type, transform
+from ..http.codecs import CharsetError, TransformFailure, decode_text, parse_media_type, transform
 from ..lang.paths import resultset as select_resultset
 from ..lang.templates import Template, interpolate, interpolate_text
 from ..tables.bodies import render_mustache
@@ -74,6 +75,7 @@ class TableCall:
         self.project = project
         self.timeout_ms = timeout_ms or run.settings.timeout_for(table.name)
         self.patch = mapping.patch
+        self.config = table.config if table.config is not None else run.config.data
         self._occurrences: dict[tuple, int] = {}
         self._window: SendWindow | None = None  # bounds requests in flight, not local work
 
@@ -81,7 +83,7 @@ class TableCall:
     def _ctx(self, view: ParamView, **extra: Any) -> HookContext:
         st = self.statement
         return HookContext(table=self.mapping, statement=_StatementInfo(st, self.limit, self.offset),
-                           params=view, config=self.run.config.data, vars=self.run.readonly_vars(),
+                           params=view, config=self.config, vars=self.run.readonly_vars(),
                            request=self.run.request, log=self._log, **extra)
 
     def _log(self, level: str, message: str) -> None:
@@ -102,13 +104,16 @@ class TableCall:
                          headers=req.headers if from_request else None,
                          connection=req.connection if from_request else None,
                          defaults=self.mapping.defaults, resolve_default=_resolve_default,
-                         config=self.run.config.data)
+                         config=self.config)
 
     # ------------------------------------------------------------------ the call
     async def execute(self) -> Any:
         view = self._view()
         await self._validate(view)
-        expanded = expand(self.mapping.uri, view, table=self.table.name)
+        try:
+            expanded = expand(self.mapping.uri, view, table=self.table.name)
+        except UnicodeEncodeError as e:  # percent-encoding needs UTF-8, which a lone surrogate has not
+            raise _not_unicode(self.table.name, "URI", e) from None
         requests: list[tuple[str, dict[str, Any]]] = []
         for item in expanded:
             if self.patch is not None and self.patch.has("patch_uri"):
@@ -192,11 +197,15 @@ class TableCall:
             result = await self._hook("patch_headers", view, uri=request.uri, headers=request.headers)
             if isinstance(result, dict):
                 request.headers = {str(k).lower(): to_text(v) for k, v in result.items()}
+                _check_headers(request.headers, self.table.name)
         if mapping.sends_body:
             await self._body(request)
         data = None
         if request.body is not None:
-            data = request.body.encode("utf-8")
+            try:
+                data = request.body.encode("utf-8")
+            except UnicodeEncodeError as e:
+                raise _not_unicode(self.table.name, "request body", e) from None
             request.headers.setdefault("content-type", request.body_type or "application/octet-stream")
         outgoing = HttpRequest(mapping.method, str(request.uri),
                                request.headers, data, self.timeout_ms, retry=self.kind == "select")
@@ -214,7 +223,10 @@ class TableCall:
         for name_t, value_t in self.mapping.headers:
             name = interpolate_text(name_t, view.lookup, unresolved="").lower()
             if name:
-                headers[name] = interpolate_text(value_t, view.lookup, unresolved="")
+                value = interpolate_text(value_t, view.lookup, unresolved="")
+                if (name_t.tokens or value_t.tokens) and _UNSAFE_IN_HEADER.search(name + value):
+                    _check_headers({name: value}, self.table.name)  # raises, naming the header
+                headers[name] = value
         request_id = self.run.request_id
         if request_id:
             headers[settings.request_id_header] = request_id
@@ -263,19 +275,24 @@ class TableCall:
             elif isinstance(parsed, str):
                 text = parsed
         essence, mparams = parse_media_type(content_type)
+        failure: TransformFailure | None = None
         if text is None:
-            text = decode_text(response.body, mparams.get("charset"))
+            try:
+                text = decode_text(response.body, mparams.get("charset"))
+            except CharsetError as e:  # as for a failed transformation, the status still decides (§10.7)
+                failure, text = e, response.body.decode("utf-8", errors="replace")
         patch = self.patch
         if patch is not None and patch.has("patch_media_type"):
             override = await self._hook("patch_media_type", view, uri=response.url, status=response.status,
                                         headers=headers, body=text)
             if isinstance(override, str) and override:
                 essence, mparams = parse_media_type(override)
-        failure: TransformFailure | None = None
-        try:
-            body: Any = transform(text, essence, mparams)
-        except TransformFailure as e:
-            failure, body = e, text
+        body: Any = text
+        if failure is None:
+            try:
+                body = transform(text, essence, mparams)
+            except TransformFailure as e:
+                failure = e
         status = response.status
         if patch is not None and patch.has("patch_status"):
             patched = await self._hook("patch_status", view, uri=response.url, status=status, headers=headers,
@@ -299,6 +316,34 @@ class TableCall:
         if self.project is not None:
             result = self.project(result)
         return result
+
+
+# CR and LF would end the header and start another (header injection); aiohttp refuses
+# them, and every other control character but tab, with a bare ValueError when it
+# writes the request.
+_UNSAFE_IN_HEADER = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _check_headers(headers: dict[str, str], table: str) -> None:
+    """Refuse, before anything is sent, a header whose name or value (from a parameter
+    or a patch) holds a line break or another control character: the caller's mistake,
+    so a 400 naming the header."""
+    for name, value in headers.items():
+        part = "name" if _UNSAFE_IN_HEADER.search(name) else "value" if _UNSAFE_IN_HEADER.search(value) else None
+        if part is not None:
+            shown = repr(name) if part == "name" else name
+            raise InvalidParameter(f"{table}: the {part} of header {shown} holds a line break or another "
+                                   "control character (not allowed in HTTP headers)", param=name)
+
+
+def _not_unicode(table: str, what: str, error: UnicodeEncodeError) -> InvalidParameter:
+    """A lone surrogate (``"\\ud800"`` in a script or an upstream's JSON) can be returned
+    (as a JSON escape) but not sent: URIs and bodies go out as UTF-8, which has no form
+    for it. JavaScript's encodeURIComponent refuses it too."""
+    bad = error.object[error.start:error.end]
+    shown = "".join(f"\\u{ord(c):04x}" for c in bad[:4])
+    return InvalidParameter(f"{table}: cannot send the {what}: it holds a lone surrogate ({shown}), "
+                            "which is not Unicode text")
 
 
 def _sniff_type(content: str) -> str:

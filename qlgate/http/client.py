@@ -144,7 +144,10 @@ class HttpClient:
         follow = request.method.upper() in ("GET", "HEAD")
         while True:
             if request.check_url is not None:
-                request.check_url(url)
+                try:
+                    request.check_url(url)
+                except ValueError as e:  # not even a URL ("http://[::1"): what aiohttp would say
+                    raise UpstreamUnavailable(f"cannot reach {url}: invalid URL ({e})", uri=url) from None
             response = await self._send_once(request, url)
             if follow and response.status in REDIRECT_STATUSES:
                 location = response.headers.get("location")
@@ -155,7 +158,12 @@ class HttpClient:
                     raise UpstreamUnavailable(f"too many redirects (more than {MAX_REDIRECTS}) from "
                                               f"{request.url}", uri=request.url)
                 hops.append(url)
-                url = urljoin(url, location)
+                try:
+                    url = urljoin(url, location)
+                except ValueError:  # the upstream's Location is not a URL ("http://[::1")
+                    raise UpstreamUnavailable(f"redirect {response.status} from {url} has an invalid "
+                                              f"Location {location[:200]!r}", uri=url,
+                                              upstream_status=response.status) from None
                 continue
             if follow and response.status == 305:
                 raise UpstreamUnavailable(f"upstream {url} asked for a proxy (305)", uri=url)

@@ -26,7 +26,10 @@ def coerce(text: str) -> Any:
     if _NUMBER.match(text):
         if "." in text or "e" in text or "E" in text:
             return float(text)
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits): keep them all
+            return text
     lowered = text.lower()
     if lowered == "true":
         return True
@@ -97,6 +100,8 @@ def xml_to_json(text: str | bytes) -> dict[str, Any]:
     try:
         root = etree.fromstring(data, _PARSER)
     except etree.XMLSyntaxError as e:
+        if "Excessive depth" in str(e):  # lxml's bound without huge_tree: elements 256 deep
+            raise XmlError("XML nested more than 256 levels deep") from None
         raise XmlError(f"malformed XML: {e}") from None
     if root is None:
         raise XmlError("empty XML document")

@@ -7,6 +7,7 @@ what the grammar expected there; nothing else escapes ``parse``.
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 from pathlib import Path as FsPath
@@ -90,14 +91,24 @@ def _json_string(token: LarkToken) -> str:
 
 
 def _number(token: LarkToken) -> int | float:
+    """A number literal. Results are strict JSON, which has no Infinity: a literal that
+    overflows a double (``1e99999``) is an error at its position, as is an integer with
+    more digits than Python converts (``sys.get_int_max_str_digits``)."""
     text = str(token).lstrip("+")
     if text.endswith(("e", "E", "e+", "e-", "E+", "E-")):
         text = text.rstrip("eE+-")
     if text.endswith("."):
         text = text[:-1]
+    shown = str(token) if len(str(token)) <= 30 else str(token)[:30] + "…"
     if re.fullmatch(r"-?\d+", text):
-        return int(text)
-    return float(text)
+        try:
+            return int(text)
+        except ValueError:
+            raise _Error(f"number {shown} has too many digits", token.line, token.column, shown) from None
+    value = float(text)
+    if math.isinf(value):
+        raise _Error(f"number {shown} is out of range", token.line, token.column, shown)
+    return value
 
 
 def _template(token: LarkToken, text: str | None = None) -> Template:
@@ -117,6 +128,14 @@ def _template(token: LarkToken, text: str | None = None) -> Template:
         column = (token.column + 1 + e.offset) if "\n" not in before else len(before) - before.rfind("\n")
         what = str(e) if "unmatched" in str(e) else f"unterminated interpolation token {body[e.offset:].split()[0]!r}"
         raise _Error(what, line, column, body[e.offset:e.offset + 20]) from None
+
+
+def _template_text(token: LarkToken) -> str:
+    """Quoted text that tables parse as a template when they are built (URIs, header and
+    parameter names): checked here so that an unterminated '{' is a syntax error at its
+    position rather than a failure when the table is compiled."""
+    _template(token)
+    return _unquote(str(token))
 
 
 def _stray_close(template: Template) -> int | None:
@@ -350,22 +369,22 @@ class _ToAst(Transformer):
         return ast.MappingDef(kind=kind, method=method, uri=uri, operation=operation, pos=_pos(meta), **fields)
 
     def t_get(self, meta, c):
-        return ("get", _unquote(c[0]), None)
+        return ("get", _template_text(c[0]), None)
 
     def t_post(self, meta, c):
-        return ("post", _unquote(c[0]), None)
+        return ("post", _template_text(c[0]), None)
 
     def t_put(self, meta, c):
-        return ("put", _unquote(c[0]), None)
+        return ("put", _template_text(c[0]), None)
 
     def t_delete(self, meta, c):
-        return ("delete", _unquote(c[0]), None)
+        return ("delete", _template_text(c[0]), None)
 
     def t_patch(self, meta, c):
-        return ("patch", _unquote(c[0]), None)
+        return ("patch", _template_text(c[0]), None)
 
     def t_do(self, meta, c):
-        return ("do", _unquote(c[1]), str(c[0]))
+        return ("do", _template_text(c[1]), str(c[0]))
 
     def c_aliases(self, meta, c):
         return ("aliases", c[0])
@@ -402,7 +421,7 @@ class _ToAst(Transformer):
 
     def pair(self, meta, children):
         name_tok, value = children
-        name = _unquote(str(name_tok)) if name_tok.type == "CLAUSE_TEXT" else str(name_tok)
+        name = _template_text(name_tok) if name_tok.type == "CLAUSE_TEXT" else str(name_tok)
         return ast.Pair(name, value)
 
     # -- introspection
@@ -668,10 +687,34 @@ def _syntax_error(source: str, e: UnexpectedInput, origin: str | None) -> QlSynt
                          found=found, expected=expected, source=origin)
 
 
+MAX_NESTING = 64
+_BRACKET = re.compile(r"[\[\]{}()]")
+
+
+def _check_nesting(source: str, origin: str | None) -> None:
+    """Refuse brackets nested deeper than any real script needs, before parsing: the
+    parser, the transformer and the template reader all recurse, and a script of
+    nothing but ``{{{{…`` would otherwise cost seconds of CPU before failing."""
+    depth = 0
+    for match in _BRACKET.finditer(source):
+        if match.group() in "[{(":
+            depth += 1
+            if depth > MAX_NESTING:
+                offset = match.start()
+                line = source.count("\n", 0, offset) + 1
+                column = offset - (source.rfind("\n", 0, offset) + 1) + 1
+                source_line = source.splitlines()[line - 1] if source.splitlines() else ""
+                raise QlSyntaxError(f"brackets nested more than {MAX_NESTING} deep", line=line, column=column,
+                                    source_line=source_line[:200], found=match.group(), source=origin)
+        elif depth > 0:
+            depth -= 1
+
+
 def parse(source: str, *, origin: str | None = None) -> ast.Script:
     """Parse a script. Raises QlSyntaxError and nothing else."""
     if not isinstance(source, str):
         raise QlSyntaxError("script must be text", line=1, column=1)
+    _check_nesting(source, origin)
     sink: list[LarkToken] = []
     _comments.sink = sink
     try:

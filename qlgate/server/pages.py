@@ -21,12 +21,17 @@ def wants_html(accept: str, query: dict) -> bool:
     return "text/html" in accept and "json" not in accept
 
 
-def _value(value: Any, key: str = "") -> str:
+def _value(value: Any, key: str = "", depth: int = 0) -> str:
+    """``depth`` 1 is a member of the page's own object, or of a row of its list: where
+    the describe data has its ``info`` (HTML that ``doc_html`` rendered and sanitised)
+    and its links. Deeper, a member named ``info`` or ``about`` is the author's (a
+    default or a header of that name) and is text like everything else."""
     if isinstance(value, str):
-        if value.startswith("/") and key in ("about", "routes", "tables", "related", ""):
+        if depth == 1 and key == "info":
+            return value  # Markdown rendered by introspect.doc_html, raw HTML and unsafe URLs removed
+        if (depth == 1 and value.startswith("/") and not value.startswith("//")
+                and key in ("about", "routes", "tables", "related")):
             return f'<a href="{escape(value)}">{escape(value)}</a>'
-        if key == "info":
-            return value  # Markdown already rendered to HTML by the engine from the table's own comments
         if "\n" in value:
             return f"<pre>{escape(value)}</pre>"
         return escape(value)
@@ -34,12 +39,13 @@ def _value(value: Any, key: str = "") -> str:
         if value and all(isinstance(v, dict) for v in value):
             keys = list(dict.fromkeys(k for v in value for k in v))
             head = "".join(f"<th>{escape(k)}</th>" for k in keys)
-            rows = "".join("<tr>" + "".join(f"<td>{_value(v.get(k, ''), k)}</td>" for k in keys) + "</tr>"
+            rows = "".join("<tr>" + "".join(f"<td>{_value(v.get(k, ''), k, depth + 1)}</td>" for k in keys) + "</tr>"
                            for v in value)
             return f"<table><tr>{head}</tr>{rows}</table>"
-        return "<ul>" + "".join(f"<li>{_value(v, key)}</li>" for v in value) + "</ul>"
+        return "<ul>" + "".join(f"<li>{_value(v, key, depth)}</li>" for v in value) + "</ul>"
     if isinstance(value, dict):
-        return "<dl>" + "".join(f"<dt>{escape(k)}</dt><dd>{_value(v, k)}</dd>" for k, v in value.items()) + "</dl>"
+        return "<dl>" + "".join(f"<dt>{escape(k)}</dt><dd>{_value(v, k, depth + 1)}</dd>"
+                                for k, v in value.items()) + "</dl>"
     return escape(json.dumps(value))
 
 
