@@ -60,20 +60,21 @@ def wait(url: str, timeout: float = 20) -> None:
     raise SystemExit(f"{url} did not come up")
 
 
-def load(url: str, concurrency: int, seconds: float, loadgen: str) -> dict:
+def load(url: str, concurrency: int, seconds: float, loadgen: str, headers: dict[str, str] | None = None) -> dict:
+    flags = [part for name, value in (headers or {}).items() for part in ("-H", f"{name}: {value}")]
     if loadgen == "wrk":
-        return wrk(url, concurrency, seconds)
+        return wrk(url, concurrency, seconds, flags)
     out = subprocess.run([sys.executable, str(HERE / "loadgen.py"), url, "--concurrency", str(concurrency),
-                          "--seconds", str(seconds)], capture_output=True, text=True, check=True)
+                          "--seconds", str(seconds), *flags], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
 _UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
-def wrk(url: str, concurrency: int, seconds: float) -> dict:
+def wrk(url: str, concurrency: int, seconds: float, flags: list[str] = ()) -> dict:
     out = subprocess.run(["wrk", "--latency", "-t", "1", "-c", str(concurrency), "-d", f"{max(1, round(seconds))}s",
-                          url], capture_output=True, text=True, check=True).stdout
+                          *flags, url], capture_output=True, text=True, check=True).stdout
 
     def percentile(p: str) -> float:
         value, unit = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()

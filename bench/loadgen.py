@@ -15,7 +15,7 @@ import time
 import aiohttp
 
 
-async def load(url: str, concurrency: int, seconds: float) -> dict:
+async def load(url: str, concurrency: int, seconds: float, headers: dict[str, str] | None = None) -> dict:
     latencies: list[float] = []
     errors = 0
     stop_at = time.perf_counter() + seconds
@@ -26,7 +26,7 @@ async def load(url: str, concurrency: int, seconds: float) -> dict:
             while time.perf_counter() < stop_at:
                 start = time.perf_counter()
                 try:
-                    async with session.get(url) as resp:
+                    async with session.get(url, headers=headers) as resp:
                         await resp.read()
                         if resp.status != 200:
                             errors += 1
@@ -47,13 +47,16 @@ def main() -> None:
     parser.add_argument("url")
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("-H", "--header", action="append", default=[], metavar="'NAME: VALUE'")
     args = parser.parse_args()
+    headers = dict(h.split(":", 1) for h in args.header)
+    headers = {k.strip(): v.strip() for k, v in headers.items()}
     try:
         import uvloop
         uvloop.install()
     except ImportError:
         pass
-    print(json.dumps(asyncio.run(load(args.url, args.concurrency, args.seconds))))
+    print(json.dumps(asyncio.run(load(args.url, args.concurrency, args.seconds, headers))))
 
 
 if __name__ == "__main__":

@@ -15,9 +15,12 @@ from .. import __version__
 STATIC = Path(__file__).with_name("console")
 
 
-def add_console(app: web.Application, *, adhoc_enabled: bool) -> None:
+def add_console(app: web.Application, *, adhoc_enabled: bool, auth: bool = False) -> None:
+    """``auth``: the gateway wants API keys; the page asks for one on the first 401
+    and keeps it in the tab's session storage (``console/api.js``)."""
     page = (STATIC / "index.html").read_text(encoding="utf-8").replace(
-        "{adhoc}", "true" if adhoc_enabled else "false").replace("{version}", escape(__version__))
+        "{adhoc}", "true" if adhoc_enabled else "false").replace("{auth}", "true" if auth else "false").replace(
+        "{version}", escape(__version__))
 
     async def handle_console(request: web.Request) -> web.Response:
         response = web.Response(text=page, content_type="text/html")

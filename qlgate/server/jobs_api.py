@@ -1,21 +1,38 @@
-"""The job backend over HTTP: ``/jobs`` and ``/limits`` on the gateway, the
-same operations as ``qlgate jobs``. Backend calls are blocking (ZooKeeper,
-SQLite), so they run in threads, never on the event loop."""
+"""The job backend over HTTP: ``/jobs``, ``/limits`` and ``/rates`` on the
+gateway, the same operations as ``qlgate jobs``. Backend calls are blocking
+(ZooKeeper, SQLite), so they run in threads, never on the event loop.
+
+A script submitted here is a caller's: it is checked under the caller trust
+when it arrives (a 400 names what it may not do) and recorded with
+``trust="caller"``, so every worker runs it under the ad-hoc policy; the job
+belongs to the API key that submitted it, and other keys without ``admin``
+neither see nor cancel it. Bodies are JSON only (``415`` otherwise): a web page
+cannot post JSON across sites without a preflight the gateway never grants."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
-from ..jobs.model import Job, JobError, QueueFull, parse_time
+from ..errors import QlError
+from ..jobs.model import MAX_JOB_ID, Job, JobError, QueueFull, parse_time
 from ..jobs.rates import Rate
+from ..jobs.types import types_of
+from .auth import LOCAL, Principal
+from .handlers import WORKSPACE, compile_caller_script, error_response
+from .middleware import POLICY, PRINCIPAL
 from .responses import json_response as _json
 
 JOBS = web.AppKey("jobs", object)
-JOBS_ENGINE = web.AppKey("jobs_engine", object)     # derives a job's types from its script
+LONG_POLLS = web.AppKey("long_polls", object)
 MAX_WAIT_S = 60.0
+MAX_LIST = 1000
+MAX_LONG_POLLS = 16     # long polls blocked in the backend's wait at once
 
 
 def _summary(job: Job) -> dict[str, Any]:
@@ -26,8 +43,12 @@ def _summary(job: Job) -> dict[str, Any]:
 
 
 async def _call(request: web.Request, method: Callable, *args: Any, **kw: Any) -> Any:
+    return await _answer_errors(asyncio.to_thread(method, *args, **kw))
+
+
+async def _answer_errors(call: Awaitable) -> Any:
     try:
-        return await asyncio.to_thread(method, *args, **kw)
+        return await call
     except QueueFull as full:
         raise _Answer(_json({"err": str(full)}, status=429,
                             headers={"Retry-After": str(max(1, round(full.retry_after)))})) from None
@@ -49,18 +70,94 @@ def _handler(fn):
     return wrapped
 
 
-def _job_id(request: web.Request) -> int:
+class _LongPolls:
+    """Where long polls wait: ``backend.wait`` blocks, so each takes a thread, from a pool of
+    their own — never the default pool every other backend call runs in, which a few dozen
+    waiting requests would otherwise fill, freezing the API — and at most ``size`` at once: a
+    request beyond that is answered at once with the job's state (clients ask again). A wait
+    whose request went away keeps its thread, and counts, until the wait ends."""
+
+    def __init__(self, size: int = MAX_LONG_POLLS):
+        self.size = size
+        self.busy = 0
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(size, thread_name_prefix="jobs-long-poll")
+
+    def start(self, method: Callable, *args: Any, **kw: Any) -> asyncio.Future | None:
+        """The wait's future, or None when ``size`` waits are under way."""
+        with self._lock:
+            if self.busy >= self.size:
+                return None
+            self.busy += 1
+        future = self._pool.submit(method, *args, **kw)
+        future.add_done_callback(self._done)
+        return asyncio.wrap_future(future)
+
+    def _done(self, _future: Any) -> None:
+        with self._lock:
+            self.busy -= 1
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _bad(message: str) -> _Answer:
+    return _Answer(_json({"err": message}, status=400))
+
+
+def _query_number(request: web.Request, name: str, low: float, high: float, *, whole: bool = False,
+                  default: float | None = None) -> Any:
+    """A numeric query parameter, finite and from ``low`` to ``high`` (NaN compares false, so it fails too)."""
+    text = request.query.get(name, "")
+    if not text:
+        return default
     try:
-        return int(request.match_info["id"])
+        value = int(text) if whole else float(text)
     except ValueError:
-        raise _Answer(_json({"err": f"'{request.match_info['id']}' is not a job id"}, status=400)) from None
+        value = None
+    if value is None or not low <= value <= high:
+        raise _bad(f"{name} must be a {'whole ' if whole else ''}number from {low:g} to {high:g}, not {text!r}")
+    return value
+
+
+def _job_id(request: web.Request) -> int:
+    """Job ids are integers 1..2**63-1: a non-number is a bad request, any other number no job."""
+    text = request.match_info["id"]
+    if not re.fullmatch(r"-?[0-9]+", text):
+        raise _bad(f"'{text}' is not a job id")
+    if len(text) > 20 or not 1 <= int(text) <= MAX_JOB_ID:
+        raise _Answer(_json({"err": f"no job {text}"}, status=404))
+    return int(text)
 
 
 async def _body(request: web.Request) -> Any:
+    """The JSON body; None when there is none. Any other media type is a 415."""
+    raw = await request.read()
+    if not raw.strip():
+        return None
+    if (request.content_type or "").lower() != "application/json":
+        raise _Answer(_json({"err": f"the body must be application/json, not {request.content_type[:60]}"},
+                            status=415))
     try:
         return await request.json()
-    except (ValueError, UnicodeDecodeError) as e:
+    except (ValueError, UnicodeDecodeError, LookupError) as e:
         raise _Answer(_json({"err": f"the body is not JSON: {e}"}, status=400)) from None
+
+
+def _principal(request: web.Request) -> Principal:
+    return request.get(PRINCIPAL) or LOCAL
+
+
+def _mine(request: web.Request, job: Job) -> Job:
+    """A job the caller may see: its own, or any with ``admin``; others are not there."""
+    principal = _principal(request)
+    if principal.admin or job.owner == principal.name or principal.name is None:
+        return job
+    raise _Answer(_json({"err": f"no job {job.id}"}, status=404))
+
+
+async def _own_job(request: web.Request) -> Job:
+    return _mine(request, await _call(request, request.app[JOBS].get, _job_id(request)))
 
 
 @_handler
@@ -69,12 +166,17 @@ async def submit(request: web.Request) -> web.Response:
     body = await _body(request)
     if not isinstance(body, dict) or not isinstance(body.get("script"), str):
         return _json({"err": 'the body must be a JSON object with a "script"'}, status=400)
+    if not request.app[POLICY].adhoc_enabled:
+        return _json({"err": "callers' scripts are disabled on this gateway (gateway.adhoc.enabled)"}, status=403)
+    workspace = request.app[WORKSPACE]
+    try:      # refused now, with its line, rather than on a worker later
+        compiled = await compile_caller_script(request.app, body["script"])
+    except QlError as error:
+        return error_response(error, workspace)
     types = body.get("types")
     if types is None:
-        from ..jobs.types import job_types
-        engine = request.app[JOBS_ENGINE]
         try:
-            types = job_types(engine, body["script"])
+            types = types_of(compiled, workspace.engine.tables)
         except JobError as error:
             return _json({"err": str(error)}, status=400)
     if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
@@ -86,32 +188,31 @@ async def submit(request: web.Request) -> web.Response:
         return _json({"err": f"not_before {error}"}, status=400)
     job_id = await _call(request, backend.submit, body["script"], types=types, vars=body.get("vars") or {},
                          priority=body.get("priority", 0), not_before=not_before,
-                         max_attempts=body.get("max_attempts", 3))
+                         max_attempts=body.get("max_attempts", 3), max_seconds=body.get("max_seconds"),
+                         trust="caller", owner=_principal(request).name)
     return _json({"id": job_id, "href": f"/jobs/{job_id}"}, status=202, headers={"Location": f"/jobs/{job_id}"})
 
 
 @_handler
 async def list_jobs(request: web.Request) -> web.Response:
-    try:
-        limit = int(request.query.get("limit", "100"))
-    except ValueError:
-        return _json({"err": "limit must be a number"}, status=400)
-    jobs = await _call(request, request.app[JOBS].list, request.query.get("state"), limit=limit)
+    limit = _query_number(request, "limit", 1, MAX_LIST, whole=True, default=100)
+    principal = _principal(request)
+    owner = None if principal.admin or principal.name is None else principal.name
+    jobs = await _call(request, request.app[JOBS].list, request.query.get("state"), limit=limit, owner=owner)
     return _json([_summary(j) for j in jobs])
 
 
 @_handler
 async def get_job(request: web.Request) -> web.Response:
-    """``?wait=S`` answers once the job has ended, or after S seconds (a long poll)."""
-    backend, job_id = request.app[JOBS], _job_id(request)
-    wait = request.query.get("wait")
-    if wait:
+    """``?wait=S`` answers once the job has ended, or after S seconds (a long poll); with
+    ``MAX_LONG_POLLS`` under way already, at once."""
+    backend = request.app[JOBS]
+    job_id = (await _own_job(request)).id          # another key's job is not there, even to wait on
+    seconds = _query_number(request, "wait", 0, MAX_WAIT_S)
+    waiting = request.app[LONG_POLLS].start(backend.wait, [job_id], timeout=seconds) if seconds else None
+    if waiting is not None:
         try:
-            seconds = min(float(wait), MAX_WAIT_S)
-        except ValueError:
-            return _json({"err": "wait must be a number of seconds"}, status=400)
-        try:
-            (job,) = await _call(request, backend.wait, [job_id], timeout=seconds)
+            (job,) = await _answer_errors(waiting)
             return _json(job.to_dict())
         except TimeoutError:
             pass
@@ -121,7 +222,7 @@ async def get_job(request: web.Request) -> web.Response:
 
 @_handler
 async def job_result(request: web.Request) -> web.Response:
-    job = await _call(request, request.app[JOBS].get, _job_id(request))
+    job = await _own_job(request)
     if job.state != "done":
         return _json({"err": f"job {job.id} is {job.state}" + (f": {job.error}" if job.error else ""),
                       "state": job.state}, status=409)
@@ -130,7 +231,7 @@ async def job_result(request: web.Request) -> web.Response:
 
 @_handler
 async def cancel_job(request: web.Request) -> web.Response:
-    job = await _call(request, request.app[JOBS].cancel, _job_id(request))
+    job = await _call(request, request.app[JOBS].cancel, (await _own_job(request)).id)
     return _json(job.to_dict())
 
 
@@ -156,7 +257,7 @@ async def get_rates(request: web.Request) -> web.Response:
 @_handler
 async def put_rate(request: web.Request) -> web.Response:
     """Body: ``{"calls": 20, "per": "second"}``, ``"20/s"``, or ``null`` (or none) to remove the rate."""
-    body = await _body(request) if (await request.read()).strip() else None
+    body = await _body(request)
     try:
         rate = Rate.from_json(body)
     except JobError as error:
@@ -176,9 +277,15 @@ async def backend_state(request: web.Request) -> web.Response:
                   "recent": [_summary(j) for j in recent]})
 
 
-def add_jobs_api(app: web.Application, backend: Any, engine: Any) -> None:
+def add_jobs_api(app: web.Application, backend: Any) -> None:
+    """``/jobs``, ``/limits`` and ``/rates`` over ``backend``; submitted scripts are checked
+    against the app's workspace (its tables and caller trust)."""
     app[JOBS] = backend
-    app[JOBS_ENGINE] = engine
+    app[LONG_POLLS] = long_polls = _LongPolls()
+
+    async def close_long_polls(_: web.Application) -> None:
+        long_polls.close()
+    app.on_cleanup.append(close_long_polls)
     app.router.add_post("/jobs", submit)
     app.router.add_get("/jobs", list_jobs)
     app.router.add_get("/jobs/backend", backend_state)

@@ -1,6 +1,8 @@
 """The gateway through a real server: /q, routes with every binding of
 spec §14.2, metadata endpoints and error statuses."""
 
+import contextlib
+
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
@@ -22,14 +24,21 @@ ROUTES = {
 }
 
 
-@pytest.fixture
-async def gateway(upstream, engine_for):
-    engine = engine_for(TABLES, routes=ROUTES)
+@contextlib.asynccontextmanager
+async def served(engine):
     server = TestServer(build_app(engine), host="127.0.0.1")
     await server.start_server()
-    async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
+    try:
+        async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
+            yield session
+    finally:
+        await server.close()
+
+
+@pytest.fixture
+async def gateway(upstream, engine_for):
+    async with served(engine_for(TABLES, routes=ROUTES)) as session:
         yield session
-    await server.close()
 
 
 async def test_ad_hoc_q(gateway):
@@ -95,11 +104,19 @@ async def test_diagnostics_on_request(upstream, gateway):
         assert body["result"] == [] and body["diagnostics"]["calls"][0]["status"] == 200
 
 
-async def test_jsonp_compression_and_route_pages(gateway):
-    async with gateway.get("/q", params={"s": "return [1]", "callback": "cb.done"}) as resp:
-        assert resp.content_type == "application/javascript" and await resp.text() == "cb.done([1])"
-    async with gateway.get("/q", params={"s": "select", "callback": "cb"}) as resp:
-        assert resp.status == 400 and (await resp.text()).startswith('cb({"err":')
+async def test_jsonp_only_where_the_deployer_turns_it_on(engine_for):
+    """Any web page can read a JSONP answer, so it is off unless ``gateway.jsonp`` is true."""
+    async with served(engine_for(TABLES, config={"gateway": {"jsonp": True}})) as gateway:
+        async with gateway.get("/q", params={"s": "return [1]", "callback": "cb.done"}) as resp:
+            assert resp.content_type == "application/javascript" and await resp.text() == "cb.done([1])"
+        async with gateway.get("/q", params={"s": "select", "callback": "cb"}) as resp:
+            assert resp.status == 400 and (await resp.text()).startswith('cb({"err":')
+    async with served(engine_for(TABLES)) as gateway:
+        async with gateway.get("/q", params={"s": "return [1]", "callback": "cb.done"}) as resp:
+            assert resp.content_type == "application/json" and await resp.json() == [1]
+
+
+async def test_compression_and_route_pages(gateway):
     big = 'return "' + "x" * 4000 + '"'
     async with gateway.get("/q", params={"s": big}, headers={"Accept-Encoding": "deflate;q=0.5, gzip;q=0.9"},
                            auto_decompress=False) as resp:

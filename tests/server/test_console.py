@@ -264,3 +264,37 @@ def test_disable_console_removes_it():
         assert missing.value.code == 404
     finally:
         stop(proc)
+
+
+def test_with_api_keys_the_console_asks_for_one_and_keeps_it_in_the_tab(browser, tmp_path):
+    config = json.loads((ROOT / "config" / "dev.json").read_text())
+    key = "console-" + "k" * 24
+    config["gateway"] = {"auth": {"keys": [{"name": "me", "key": key, "scopes": ["console", "query"]}]}}
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    proc, base = start_gateway("--config", str(tmp_path / "config.json"))
+    try:
+        page = browser.new_page()
+        page.goto(f"{base}/console")
+        dialog = page.locator("#key-dialog")
+        expect(dialog).to_be_visible()
+        page.fill("#key-input", "not-the-key")
+        page.click("#key-save")
+        expect(page.locator("#key-note")).to_have_text("That key was not accepted.")
+        page.fill("#key-input", key)
+        page.click("#key-save")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(page.locator("#table-count")).not_to_have_text("")
+        assert page.evaluate("sessionStorage.getItem('qlgate.apiKey')") == key
+        assert page.evaluate("localStorage.length") == 0
+        run(page, "return [1, 2];")
+        expect(page.locator("#status")).to_have_class("ok")
+        page.reload()                                   # the tab keeps it: no second question
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        expect(dialog).to_be_hidden()
+        page.close()
+        fresh = browser.new_page()                      # another tab asks again
+        fresh.goto(f"{base}/console")
+        expect(fresh.locator("#key-dialog")).to_be_visible()
+        fresh.close()
+    finally:
+        stop(proc)

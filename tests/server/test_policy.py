@@ -8,7 +8,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from qlgate.server.app import build_app
-from qlgate.server.policy import HostAllowList, UpstreamNotAllowed
+from qlgate.trust import HostAllowList, UpstreamNotAllowed
 
 TABLES = {"items.ql": "create table items on select get from '{config.base}/items?q={q}'"}
 

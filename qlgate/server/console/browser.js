@@ -1,6 +1,7 @@
 // The tables and routes of the gateway, their describe pages, and "try it".
 
 import {escapeHtml} from "./highlight.js";
+import {api} from "./api.js";
 
 const ALLOWED_TAGS = new Set(["P", "CODE", "EM", "STRONG", "A", "UL", "OL", "LI", "PRE", "BR"]);
 
@@ -38,7 +39,7 @@ export class Browser {
 
   async load() {
     const [tables, routes] = await Promise.all(["/tables?format=json", "/routes?format=json"].map(
-      (url) => fetch(url, {headers: {accept: "application/json"}}).then((r) => r.json())));
+      (url) => api(url).then((r) => r.json())));
     this.items = {tables, routes};
     this.counts.tables.textContent = tables.length;
     this.counts.routes.textContent = routes.length;
@@ -77,7 +78,7 @@ export class Browser {
   }
 
   async open(item) {
-    const described = await fetch(item.about + "&format=json", {headers: {accept: "application/json"}}).then((r) => r.json());
+    const described = await api(item.about + "&format=json").then((r) => r.json());
     this.detail.hidden = false;
     if (this.kind === "tables") this.renderTable(described);
     else this.renderRoute(described);

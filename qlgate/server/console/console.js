@@ -6,6 +6,7 @@ import {renderWaterfall} from "./waterfall.js";
 import {Completer} from "./completion.js";
 import {Browser} from "./browser.js";
 import {JobsView} from "./jobs.js";
+import {api} from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const editor = $("editor");
@@ -79,8 +80,8 @@ async function runScript() {
   setStatus("running…", "busy");
   const started = performance.now();
   try {
-    const response = await fetch("/q?diagnostics=1", {method: "POST", body: editor.value,
-      headers: {"content-type": "text/plain; charset=utf-8", accept: "application/json"}});
+    const response = await api("/q?diagnostics=1", {method: "POST", body: editor.value,
+      headers: {"content-type": "text/plain; charset=utf-8"}});
     await show(response, started);
   } catch (e) {
     setStatus(`cannot reach the gateway: ${e.message}`, "failed");
@@ -92,7 +93,7 @@ async function tryRoute(method, url) {
   const started = performance.now();
   const target = url + (url.includes("?") ? "&" : "?") + "diagnostics=1";
   try {
-    await show(await fetch(target, {method: method.toUpperCase(), headers: {accept: "application/json"}}), started);
+    await show(await api(target, {method: method.toUpperCase()}), started);
   } catch (e) {
     setStatus(`cannot reach the gateway: ${e.message}`, "failed");
   }

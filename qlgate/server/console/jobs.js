@@ -1,6 +1,7 @@
 // The job backend at a glance: the limiter master, workers, each type's running
 // jobs against its limit, and the latest jobs. Refreshed while it is on screen.
 
+import {api} from "./api.js";
 import {escapeHtml} from "./highlight.js";
 
 const REFRESH_MS = 1000;
@@ -21,7 +22,7 @@ export class JobsView {
   }
 
   async available() {
-    const response = await fetch("/jobs/backend", {headers: {accept: "application/json"}});
+    const response = await api("/jobs/backend");
     this.tab.hidden = !response.ok;
     return response.ok;
   }
@@ -34,7 +35,7 @@ export class JobsView {
 
   async refresh() {
     try {
-      const response = await fetch("/jobs/backend", {headers: {accept: "application/json"}});
+      const response = await api("/jobs/backend");
       if (response.ok) this.render(await response.json());
     } catch (e) {
       this.container.textContent = `cannot reach the job backend: ${e.message}`;

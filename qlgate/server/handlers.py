@@ -1,0 +1,314 @@
+"""The gateway's endpoints that run scripts — ad-hoc ``/q`` (a caller's script:
+the caller trust) and the named routes (the deployer's scripts) — and the
+describe endpoints the console reads."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl
+
+from aiohttp import web
+
+from ..engine.engine import Compiled
+from ..engine.introspect import describe_route, describe_table, route_summary, table_summary
+from ..engine.run import RequestInfo
+from ..errors import InvalidRequestBody, QlError, UpstreamTimeout
+from ..http.codecs import CharsetError, decode_text, load_json
+from ..http.xml import XmlError, xml_to_json
+from ..routes import Route, path_exists, select_route
+from ..values import MISSING
+from ..workspace import Workspace
+from .middleware import POLICY, REQUEST_ID, UPSTREAM_CALLS, WRITES
+from .responses import json_response as _json
+
+WORKSPACE = web.AppKey("workspace", Workspace)
+ROUTES = web.AppKey("routes", list)
+COMPILED_ROUTES = web.AppKey("compiled_routes", dict)     # id(route) → Compiled
+BUILTIN = web.AppKey("builtin", dict)                      # path → the methods it answers
+# A script compiles in up to ~6 µs per character (the worst shapes that parse): short ones
+# compile on the event loop (a millisecond or two at most, no thread hop), longer ones on
+# the compile thread, with at most ~10 s of such work queued before new ones are turned away.
+COMPILE_INLINE_CHARS = 256
+MAX_CHARS_WAITING = 2_000_000
+
+
+class Compiler(ThreadPoolExecutor):
+    """The thread callers' scripts compile on, one at a time, and how many characters
+    of scripts wait for it."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1, thread_name_prefix="qlgate-compile")
+        self.waiting = 0
+
+
+COMPILER = web.AppKey("compiler", Compiler)
+
+HIDDEN_HEADERS = {"connection", "host", "referer", "content-length", "accept", "accept-charset", "keep-alive",
+                  "proxy-authenticate", "proxy-authorization", "te", "trailers", "transfer-encoding", "upgrade",
+                  "authorization", "cookie"}
+RESERVED_QUERY = {"callback", "events", "format", "s", "diagnostics"}
+
+
+class UnsupportedMediaType(QlError):
+    status = 415
+
+
+class MethodNotAllowed(QlError):
+    status = 405
+
+
+class ScriptTooLong(QlError):
+    status = 400
+
+
+class GatewayBusy(QlError):
+    status = 503
+
+
+def error_response(error: QlError, workspace: Workspace, diagnostics: bool = False) -> web.Response:
+    secrets = workspace.config.secrets
+    body = {k: v for k, v in error.to_dict().items() if k not in ("error",)}
+    body = {"err": secrets.mask(error.message), **secrets.mask_value(body)}
+    if diagnostics and getattr(error, "diagnostics", None) is not None:
+        body["diagnostics"] = error.diagnostics.to_dict()
+    status = error.status if isinstance(error.status, int) and 400 <= error.status < 600 else 500
+    if isinstance(error, UpstreamTimeout):
+        status = 504
+    headers = {}
+    if status == 405 and error.details.get("allow"):
+        headers["Allow"] = error.details["allow"]
+    if error.details.get("retry_after"):
+        headers["Retry-After"] = str(error.details["retry_after"])
+    return _json(body, status=status, headers=headers or None)
+
+
+def _multi(pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            existing = out[key]
+            out[key] = existing + [value] if isinstance(existing, list) else [existing, value]
+        else:
+            out[key] = value
+    return out
+
+
+def request_info(request: web.Request, route_params: dict[str, str] | None = None) -> RequestInfo:
+    """What a script may read of the incoming request. The caller's credentials
+    (Authorization, Cookie) are not among them: they are the gateway's business."""
+    query = {k: v for k, v in _multi(list(request.query.items())).items() if k not in RESERVED_QUERY}
+    headers = {k.lower(): v for k, v in request.headers.items() if k.lower() not in HIDDEN_HEADERS}
+    connection = {"remoteAddress": request.remote}
+    return RequestInfo(query, headers, connection, route_params or {})
+
+
+def _text(raw: bytes, request: web.Request) -> str:
+    """A request body as text in its declared charset (UTF-8 when none): a charset we
+    do not decode is a 415, bytes that are not in it a 400."""
+    try:
+        return decode_text(raw, request.charset, errors="strict")
+    except CharsetError as e:
+        raise UnsupportedMediaType(str(e)) from None
+    except UnicodeDecodeError as e:
+        raise InvalidRequestBody(f"the request body is not valid {request.charset or 'utf-8'}: {e.reason} "
+                                 f"at byte {e.start}") from None
+
+
+async def parse_body(request: web.Request) -> dict[str, Any]:
+    """§14.2.3: JSON, XML and form bodies become variables; others stay raw text.
+    Whatever the client sends, the answer is a value or a typed 4xx: the charset must
+    be one we decode and JSON nests at most ``MAX_JSON_DEPTH`` deep (XML is bounded
+    by lxml)."""
+    if not request.body_exists:
+        return {}
+    raw = await request.read()
+    ctype = (request.content_type or "").lower()
+    try:
+        if ctype.endswith("json"):
+            value = load_json(_text(raw, request))
+            return value if isinstance(value, dict) else {"body": value}
+        if ctype.endswith("xml"):
+            return xml_to_json(_text(raw, request))
+        if ctype == "application/x-www-form-urlencoded":
+            return _multi(parse_qsl(_text(raw, request), keep_blank_values=True))
+        return {"body": decode_text(raw, request.charset)}
+    except CharsetError as e:
+        raise UnsupportedMediaType(str(e)) from None
+    except (ValueError, XmlError) as e:
+        raise InvalidRequestBody(f"request body is not valid {ctype}: {e}") from None
+
+
+def _wants_diagnostics(request: web.Request) -> bool:
+    return request.query.get("diagnostics") in ("1", "true") or request.headers.get("x-qlgate-diagnostics") == "1"
+
+
+async def _execute(request: web.Request, compiled: Compiled, context: dict[str, Any], info: RequestInfo,
+                   base_dir: Path | None) -> web.Response:
+    workspace, policy = request.app[WORKSPACE], request.app[POLICY]
+    request_id = request[REQUEST_ID]
+    diagnostics = _wants_diagnostics(request)
+    request[WRITES] = compiled.writes
+    try:
+        async with asyncio.timeout(policy.request_timeout_ms / 1000):
+            result = await workspace.engine.run_compiled(compiled, context=context, request=info,
+                                                         base_dir=base_dir, request_id=request_id)
+    except QlError as error:
+        return error_response(error, workspace, diagnostics)
+    except TimeoutError:
+        return _json({"err": f"the request took longer than {policy.request_timeout_ms} ms "
+                             "(gateway.requestTimeoutMs)"}, status=504)
+    request[UPSTREAM_CALLS] = len(result.diagnostics.calls)
+    value = result.value
+    if diagnostics:
+        value = {"result": None if value is MISSING else value, "diagnostics": result.diagnostics.to_dict()}
+    headers = {"request-id": request_id, **result.headers}
+    return _json(value, headers=headers, secrets=workspace.config.secrets)
+
+
+# ------------------------------------------------------------------ /q
+
+async def _script_of(request: web.Request) -> str | None:
+    """The script of a /q request: ``?s=`` (GET or POST), or a POST body that is the
+    script (text/plain), a form with ``s``, or JSON ``{"s": …}``."""
+    script = request.query.get("s")
+    if script is not None or request.method in ("GET", "HEAD") or not request.body_exists:
+        return script
+    raw = await request.read()
+    ctype = (request.content_type or "").lower()
+    if ctype in ("", "text/plain", "application/octet-stream", "application/x-qlgate"):
+        return _text(raw, request)
+    if ctype == "application/x-www-form-urlencoded":
+        return dict(parse_qsl(_text(raw, request), keep_blank_values=True)).get("s")
+    if ctype == "application/json":
+        try:
+            body = load_json(_text(raw, request))
+        except ValueError as e:
+            raise InvalidRequestBody(f"the body is not JSON: {e}") from None
+        value = body.get("s", body.get("script")) if isinstance(body, dict) else None
+        return value if isinstance(value, str) else None
+    raise UnsupportedMediaType(f"/q takes the script as text/plain, a form field 's' or JSON {{\"s\": …}}, "
+                               f"not {ctype[:60]}")
+
+
+async def compile_caller_script(app: web.Application, script: str) -> Compiled:
+    """Compile a caller's script under the caller trust. A script not seen before is
+    compiled on the gateway's compile thread, so the event loop keeps serving while
+    it works; known scripts (and known failures) are a lookup."""
+    workspace = app[WORKSPACE]
+    engine, trust = workspace.engine, workspace.callers
+    if len(script) <= COMPILE_INLINE_CHARS or engine.cached(script, trust=trust):
+        return engine.compile(script, trust=trust)
+    compiler = app[COMPILER]
+    if compiler.waiting + len(script) > MAX_CHARS_WAITING:
+        raise GatewayBusy(f"{compiler.waiting:,} characters of new scripts are waiting to be compiled; "
+                          "try again shortly", retry_after=1)
+    compiler.waiting += len(script)
+    try:
+        return await asyncio.get_running_loop().run_in_executor(compiler, partial(engine.compile, script,
+                                                                                  trust=trust))
+    finally:
+        compiler.waiting -= len(script)
+
+
+async def handle_q(request: web.Request) -> web.Response:
+    workspace, policy = request.app[WORKSPACE], request.app[POLICY]
+    try:
+        script = await _script_of(request)
+        if not script:
+            return _json({"err": "Missing query"}, status=400)
+        if len(script) > policy.max_script_length:
+            raise ScriptTooLong(f"script is {len(script)} characters; the limit is {policy.max_script_length} "
+                                "(gateway.maxScriptLength)")
+        compiled = await compile_caller_script(request.app, script)
+        if compiled.writes and request.method in ("GET", "HEAD"):
+            raise MethodNotAllowed("this script writes (insert, update or delete): send it with POST; "
+                                   "GET /q runs reads only", allow="POST")
+    except QlError as error:
+        return error_response(error, workspace)
+    return await _execute(request, compiled, {}, request_info(request), None)
+
+
+# ------------------------------------------------------------------ routes
+
+async def handle_route(request: web.Request) -> web.Response:
+    workspace = request.app[WORKSPACE]
+    routes: list[Route] = request.app[ROUTES]
+    path = request.path
+    query = _multi(list(request.query.items()))
+    builtin = request.app[BUILTIN].get(path)
+    if builtin is not None:
+        return _json({"err": f"{request.method} is not allowed on {path}; use {builtin}"}, status=405,
+                     headers={"Allow": builtin})
+    picked = select_route(routes, request.method, path, query)
+    if picked is None:
+        if path_exists(routes, path):
+            return _json({"err": "No matching route"}, status=400)
+        return _json({"error": f"Cannot {request.method} {path}"}, status=404)
+    route, bound = picked
+    try:
+        context: dict[str, Any] = dict(await parse_body(request))
+    except QlError as error:
+        return error_response(error, workspace)
+    context.update(route.defaults)
+    context.update(bound)
+    for key, (var, _) in route.query.items():
+        if key in query:
+            context[var] = query[key]
+        elif var not in context:
+            context[var] = None
+    compiled = request.app[COMPILED_ROUTES][id(route)]
+    return await _execute(request, compiled, context, request_info(request, bound), Path(route.file).parent)
+
+
+# ------------------------------------------------------------------ describe
+
+async def handle_tables(request: web.Request) -> web.Response:
+    return _json([table_summary(t) for t in request.app[WORKSPACE].engine.tables.tables()])
+
+
+async def handle_table(request: web.Request) -> web.Response:
+    workspace = request.app[WORKSPACE]
+    name = request.query.get("name") or request.match_info.get("name")
+    if not name:
+        return _json({"err": "Missing table name"}, status=400)
+    try:
+        table = workspace.engine.tables.get(name)
+    except QlError as error:
+        return error_response(error, workspace)
+    return _json(describe_table(table, workspace.engine.routes, workspace.config.secrets))
+
+
+async def handle_routes(request: web.Request) -> web.Response:
+    routes = sorted(request.app[ROUTES], key=lambda r: r.pattern.lower())
+    return _json([route_summary(r) for r in routes])
+
+
+async def handle_route_info(request: web.Request) -> web.Response:
+    path, method = request.query.get("path"), request.query.get("method")
+    if not path or not method:
+        return _json({"err": "Missing path or method"}, status=400)
+    routes = request.app[ROUTES]
+    for route in routes:
+        if route.pattern == path and route.method == method.lower():
+            return _json(describe_route(route, routes))
+    return _json({"err": f"No such route {method} {path}"}, status=404)
+
+
+async def handle_route_page(request: web.Request) -> web.Response:
+    """``/routes/<method>/<path>``: the describe page of one route."""
+    method, path = request.match_info["method"].lower(), "/" + request.match_info["path"]
+    routes = request.app[ROUTES]
+    for route in routes:
+        if route.path == path and route.method == method:
+            return _json(describe_route(route, routes))
+    return _json({"err": f"No such route {method} {path}"}, status=404)
+
+
+async def handle_health(request: web.Request) -> web.Response:
+    return _json({"status": "ok", "tables": len(request.app[WORKSPACE].engine.tables),
+                  "routes": len(request.app[ROUTES]), "pid": os.getpid()})

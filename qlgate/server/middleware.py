@@ -1,0 +1,128 @@
+"""What every request passes through: a request id, the caller's key checked
+against the endpoint's scope, one JSON error shape (bugs included), the HTML
+and JSONP forms of answers, compression, and one access-log line."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from typing import Any
+
+from aiohttp import web
+
+from ..engine.engine import new_request_id
+from ..errors import QlError
+from . import pages
+from .auth import Gatekeeper, NotAuthenticated, Principal
+from .policy import GatewayPolicy
+from .responses import json_response
+
+log = logging.getLogger("qlgate.server")
+access_log = logging.getLogger("qlgate.access")
+
+GATEKEEPER = web.AppKey("gatekeeper", Gatekeeper)
+POLICY = web.AppKey("policy", GatewayPolicy)
+REQUEST_ID = web.RequestKey("request_id", str)
+PRINCIPAL = web.RequestKey("principal", Principal)
+UPSTREAM_CALLS = web.RequestKey("upstream_calls", int)
+WRITES = web.RequestKey("writes", bool)            # the script run wrote to a table: never JSONP
+
+
+@web.middleware
+async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    request_id = request.headers.get("request-id", "")
+    request[REQUEST_ID] = request_id if _REQUEST_ID.match(request_id) else new_request_id()
+    started = time.perf_counter()
+    principal = None
+    try:
+        principal = request.app[GATEKEEPER].authorize(request)
+        request[PRINCIPAL] = principal
+        response = await handler(request)
+    except QlError as error:       # 401/403 from the gatekeeper
+        response = json_response({"err": error.message}, status=error.status)
+        if isinstance(error, NotAuthenticated):
+            response.headers["WWW-Authenticate"] = 'Bearer realm="qlgate"'
+    except web.HTTPException as http_error:
+        if http_error.status < 400:
+            raise
+        message = {413: f"request body is over the {request.app[POLICY].max_body_bytes}-byte limit "
+                        "(gateway.maxBodyBytes)"}.get(http_error.status, http_error.reason)
+        response = json_response({"err": message}, status=http_error.status)
+    except Exception as error:  # a bug: logged, answered as JSON, the server keeps serving
+        log.exception("internal error on %s %s", request.method, request.path)
+        response = json_response({"err": f"internal error: {type(error).__name__}"}, status=500)
+    response.headers.setdefault("request-id", request[REQUEST_ID])
+    if isinstance(response, web.Response):
+        response = _as_html_page(request, response)
+        _jsonp(request, response)
+        _compress(request, response)
+    if access_log.isEnabledFor(logging.INFO):
+        access_log.info(json.dumps({
+            "method": request.method, "path": request.path, "status": response.status,
+            "ms": round((time.perf_counter() - started) * 1000, 2), "request_id": request[REQUEST_ID],
+            "remote": request.remote, "key": principal.name if principal is not None else None,
+            "upstream_calls": request.get(UPSTREAM_CALLS, 0)}))
+    return response
+
+
+# an incoming request id is echoed and sent upstream: plain tokens only, so a caller
+# cannot put line breaks or megabytes into our headers and logs
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
+
+
+def _as_html_page(request: web.Request, response: web.Response) -> web.Response:
+    """Describe endpoints answer HTML when a browser asks (Accept: text/html)."""
+    if (response.status != 200 or response.content_type != "application/json"
+            or not request.path.startswith(pages.META_PREFIXES)
+            or not pages.wants_html(request.headers.get("Accept", ""), request.query)):
+        return response
+    title = request.query.get("name") or request.query.get("path") or request.path
+    page = web.Response(text=pages.render(f"qlgate {title}", json.loads(response.text)), content_type="text/html")
+    page.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+    for name in ("request-id", "Server", "X-Powered-By"):
+        if name in response.headers:
+            page.headers[name] = response.headers[name]
+    return page
+
+
+_CALLBACK = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\Z")
+
+
+def _jsonp(request: web.Request, response: web.Response) -> None:
+    """§14.4: ``?callback=fn`` wraps the JSON (errors too) as ``fn(<json>)`` — only where
+    the deployer turned it on (``gateway.jsonp``: any web page can read a JSONP answer),
+    only for GET, and never for a script that wrote to a table."""
+    callback = request.query.get("callback")
+    if (not callback or not request.app[POLICY].jsonp or request.method != "GET" or request.get(WRITES)
+            or not _CALLBACK.match(callback) or len(callback) > 128):
+        return
+    if response.content_type == "application/json" and response.body:
+        response.body = callback.encode() + b"(" + bytes(response.body) + b")"
+        response.content_type = "application/javascript"
+
+
+def _compress(request: web.Request, response: web.Response) -> None:
+    """§14.4: gzip or deflate by Accept-Encoding (q values honoured, ``*`` = gzip)."""
+    response.headers["Vary"] = "Accept-Encoding"
+    body = response.body
+    if not body or len(body) < 1024:
+        return
+    weights: dict[str, float] = {}
+    for item in request.headers.get("Accept-Encoding", "").split(","):
+        name, _, params = item.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        if name:
+            weights[name.strip().lower()] = q
+    if weights.get("*", 0) > 0:
+        weights.setdefault("gzip", weights["*"])
+    choices = sorted(((q, name) for name, q in weights.items() if name in ("gzip", "deflate") and q > 0),
+                     key=lambda c: (-c[0], c[1] != "gzip"))
+    if choices:
+        response.enable_compression(web.ContentCoding.gzip if choices[0][1] == "gzip" else web.ContentCoding.deflate)

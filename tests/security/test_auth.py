@@ -1,0 +1,251 @@
+"""API keys and scopes (issue 13, items 4 and 10): every endpoint × no key,
+a wrong key and each scope; jobs belong to the key that submitted them; the
+access log names keys, never their values; an open gateway does not start on
+a public address by accident."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from qlgate.jobs.local import LocalJobs
+from qlgate.server.app import build_app
+from qlgate.server.auth import ENDPOINTS, SCOPES, Gatekeeper
+
+PUBLIC = None
+KEYS = {scope: f"key-for-{scope}-" + "x" * 16 for scope in SCOPES}
+AUTH = {"gateway": {"auth": {"keys": [{"name": scope, "key": key, "scopes": [scope]}
+                                      for scope, key in KEYS.items()]}}}
+TABLES = {"items.ql": "create table items on select get from '{config.base}/items'"}
+ROUTES = {"r.ql": 'return select * from items via route "/r" using method get'}
+JOB = {"script": "return select * from items;"}
+
+# (method, path, body, the scope it needs)
+MATRIX = [
+    ("GET", "/health", None, PUBLIC),
+    ("GET", "/console", None, PUBLIC),
+    ("GET", "/console/static/console.js", None, PUBLIC),
+    ("GET", "/q?s=return+1%3B", None, "query"),
+    ("POST", "/q", "return 1;", "query"),
+    ("GET", "/tables", None, "console"),
+    ("GET", "/table?name=items", None, "console"),
+    ("GET", "/tables/items", None, "console"),
+    ("GET", "/routes", None, "console"),
+    ("GET", "/api", None, "console"),
+    ("GET", "/route?path=/r&method=get", None, "console"),
+    ("GET", "/routes/get/r", None, "console"),
+    ("GET", "/r", None, "routes"),
+    ("GET", "/no/such/route", None, "routes"),
+    ("POST", "/jobs", JOB, "jobs"),
+    ("GET", "/jobs", None, "jobs"),
+    ("GET", "/jobs/1", None, "jobs"),
+    ("GET", "/jobs/1/result", None, "jobs"),
+    ("POST", "/jobs/1/cancel", None, "jobs"),
+    ("DELETE", "/jobs/1", None, "jobs"),
+    ("GET", "/limits", None, "jobs"),
+    ("GET", "/rates", None, "jobs"),
+    ("GET", "/jobs/backend", None, "admin"),
+    ("PUT", "/limits/items", {"limit": 3}, "admin"),
+    ("PUT", "/rates/items", "5/s", "admin"),
+]
+
+
+@pytest.fixture
+async def jobs(tmp_path):
+    backend = LocalJobs(tmp_path / "jobs.sqlite")
+    yield backend
+    backend.close()
+
+
+async def _send(client, method, path, body, key):
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    if isinstance(body, str):
+        headers["Content-Type"] = "text/plain"
+        kwargs = {"data": body}
+    else:
+        kwargs = {"json": body} if body is not None else {}
+    async with client.request(method, path, headers=headers, **kwargs) as resp:
+        text = await resp.text()
+        return resp.status, resp.headers, text
+
+
+async def test_every_endpoint_by_every_kind_of_caller(gateway, upstream, jobs):
+    upstream.reply("GET", "/items", json_body={"ok": 1})
+    async with gateway(TABLES, AUTH, routes=ROUTES, jobs=jobs) as client:
+        for method, path, body, scope in MATRIX:
+            where = f"{method} {path}"
+            status, headers, text = await _send(client, method, path, body, None)
+            if scope is PUBLIC:
+                assert status not in (401, 403), where
+                continue
+            assert status == 401 and headers["WWW-Authenticate"].startswith("Bearer"), where
+            assert json.loads(text)["err"].startswith("this gateway needs an API key"), where
+            status, _, text = await _send(client, method, path, body, KEYS[scope] + "-wrong")
+            assert status == 401 and json.loads(text) == {"err": "the API key is not valid"}, where
+            for holder, key in KEYS.items():
+                status, _, text = await _send(client, method, path, body, key)
+                allowed = holder == scope or (scope == "jobs" and holder == "admin")
+                if allowed:
+                    assert status not in (401, 403), f"{where} with {holder}: {status} {text}"
+                else:
+                    assert status == 403 and f"lacks the scope '{scope}'" in json.loads(text)["err"], \
+                        f"{where} with {holder}: {status} {text}"
+
+
+async def test_the_scope_table_covers_every_endpoint_the_gateway_serves(engine_for, jobs):
+    """An endpoint added later without a line in ENDPOINTS would need admin: the table
+    is the gateway's access policy, so every served route is in it."""
+    app = build_app(engine_for(TABLES), jobs=jobs)
+    served = set()
+    for route in app.router.routes():
+        canonical = route.resource.canonical
+        canonical = "/{tail}" if canonical.startswith("/{tail") else canonical
+        canonical = "/routes/{method}/{path}" if canonical.startswith("/routes/{method}/") else canonical
+        if route.method != "HEAD":
+            served.add((route.method, canonical))
+    declared = {(m, p) for m, p in ENDPOINTS}
+    missing = {(m, p) for m, p in served if (m, p) not in declared and ("*", p) not in declared}
+    assert not missing
+
+
+async def test_jobs_belong_to_the_key_that_submitted_them(gateway, upstream, jobs):
+    upstream.reply("GET", "/items", json_body={"ok": 1})
+    keys = {"gateway": {"auth": {"keys": [
+        {"name": "alice", "key": "a" * 20, "scopes": ["jobs"]},
+        {"name": "bob", "key": "b" * 20, "scopes": ["jobs"]},
+        {"name": "ops", "key": "o" * 20, "scopes": ["admin"]}]}}}
+    async with gateway(TABLES, keys, jobs=jobs) as client:
+        status, _, text = await _send(client, "POST", "/jobs", JOB, "a" * 20)
+        assert status == 202
+        job_id = json.loads(text)["id"]
+        for method, path in (("GET", f"/jobs/{job_id}"), ("GET", f"/jobs/{job_id}/result"),
+                             ("DELETE", f"/jobs/{job_id}"), ("POST", f"/jobs/{job_id}/cancel"),
+                             ("GET", f"/jobs/{job_id}?wait=1")):
+            status, _, text = await _send(client, method, path, None, "b" * 20)
+            assert status == 404 and json.loads(text) == {"err": f"no job {job_id}"}, (method, path)
+        status, _, text = await _send(client, "GET", "/jobs", None, "b" * 20)
+        assert status == 200 and json.loads(text) == []
+        for key in ("a" * 20, "o" * 20):
+            status, _, text = await _send(client, "GET", f"/jobs/{job_id}", None, key)
+            record = json.loads(text)
+            assert status == 200 and record["owner"] == "alice" and record["trust"] == "caller"
+            status, _, text = await _send(client, "GET", "/jobs", None, key)
+            assert [j["id"] for j in json.loads(text)] == [job_id]
+        status, _, _ = await _send(client, "DELETE", f"/jobs/{job_id}", None, "o" * 20)
+        assert status == 200
+
+
+@pytest.mark.parametrize("entry, problem", [
+    ({"name": "a", "key": "", "scopes": ["query"]}, "at least 16 characters"),
+    ({"name": "a", "key": "k" * 20, "scopes": ["everything"]}, "scopes"),
+    ({"name": "", "key": "k" * 20, "scopes": ["query"]}, "name"),
+])
+def test_a_bad_key_list_is_a_config_error(entry, problem):
+    with pytest.raises(Exception) as refused:
+        Gatekeeper.from_config({"gateway": {"auth": {"keys": [entry]}}})
+    assert type(refused.value).__name__ == "ConfigError" and problem in str(refused.value)
+
+
+# ------------------------------------------------------------------ the process: access log, start-up
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(tmp_path, config: dict, *args: str) -> tuple[subprocess.Popen, int]:
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--config", str(tmp_path / "config.json"),
+                             "--tables", str(tmp_path), "--port", str(port), *args],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "QLGATE_TEST_KEY": "t" * 24,
+                                 "QLGATE_JOBS_DATABASE": str(tmp_path / "jobs.sqlite")})
+    return proc, port
+
+
+def _wait_up(proc: subprocess.Popen, url: str, headers: dict[str, str] | None = None) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        try:
+            urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"{url} did not come up")
+
+
+def test_the_access_log_names_the_key_never_its_value(tmp_path):
+    config = {"gateway": {"auth": {"keys": [{"name": "shop", "key": "${QLGATE_TEST_KEY}", "scopes": ["query"]}]}}}
+    proc, port = _serve(tmp_path, config)
+    try:
+        url = f"http://127.0.0.1:{port}/q?s=return+1%3B"
+        _wait_up(proc, url, {"Authorization": "Bearer " + "t" * 24})
+        for key in ("t" * 24, "wrong-" + "w" * 20):
+            try:
+                urllib.request.urlopen(urllib.request.Request(url, headers={"Authorization": f"Bearer {key}"}))
+            except OSError:
+                pass
+    finally:
+        proc.terminate()
+        _, stderr = proc.communicate(timeout=30)
+    lines = [json.loads(line.split("qlgate.access ", 1)[1]) for line in stderr.splitlines() if "qlgate.access" in line]
+    assert {(entry["status"], entry["key"]) for entry in lines} >= {(200, "shop"), (401, None)}
+    assert all(entry["path"] == "/q" and entry["request_id"] for entry in lines)
+    assert "t" * 24 not in stderr and "w" * 20 not in stderr
+    assert "API keys required (gateway.auth): shop" in stderr
+
+
+def test_an_open_gateway_will_not_start_on_a_public_address_by_accident(tmp_path):
+    proc, _ = _serve(tmp_path, {}, "--host", "0.0.0.0")
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and "refusing to serve on 0.0.0.0 without API keys" in stderr
+    proc, port = _serve(tmp_path, {}, "--host", "0.0.0.0", "--insecure")
+    try:
+        _wait_up(proc, f"http://127.0.0.1:{port}/health")
+    finally:
+        proc.terminate()
+        _, stderr = proc.communicate(timeout=30)
+    assert "OPEN and --insecure" in stderr
+
+
+def test_an_open_gateway_says_so_at_start_up(tmp_path):
+    proc, port = _serve(tmp_path, {})
+    try:
+        _wait_up(proc, f"http://127.0.0.1:{port}/health")
+    finally:
+        proc.terminate()
+        _, stderr = proc.communicate(timeout=30)
+    assert "open gateway (no gateway.auth): it answers loopback clients only" in stderr
+
+
+def test_the_jobs_cli_sends_its_api_key(tmp_path):
+    (tmp_path / "t.ql").write_text("create table t on select get from 'http://127.0.0.1:9/x'")
+    (tmp_path / "job.ql").write_text("return 1;")
+    config = {"gateway": {"auth": {"keys": [{"name": "cli", "key": "${QLGATE_TEST_KEY}", "scopes": ["jobs"]}]}}}
+    proc, port = _serve(tmp_path, config)
+    try:
+        _wait_up(proc, f"http://127.0.0.1:{port}/health")
+        command = [sys.executable, "-m", "qlgate", "jobs", "submit", "job.ql", "--type", "t",
+                   "--gateway", f"http://127.0.0.1:{port}"]
+        refused = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                                 env={k: v for k, v in os.environ.items() if k != "QLGATE_API_KEY"})
+        assert refused.returncode != 0 and "needs an API key" in refused.stderr
+        by_env = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                                env={**os.environ, "QLGATE_API_KEY": "t" * 24})
+        by_flag = subprocess.run([*command, "--api-key", "t" * 24], cwd=tmp_path, capture_output=True, text=True,
+                                 timeout=60)
+        assert by_env.returncode == 0 and by_flag.returncode == 0, (by_env.stderr, by_flag.stderr)
+        assert int(by_flag.stdout) == int(by_env.stdout) + 1
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
