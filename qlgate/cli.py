@@ -14,7 +14,6 @@ from typing import Any, Sequence
 
 from . import __version__
 from .errors import QlError, QlSyntaxError
-from .workspace import default_config, default_dir
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -96,30 +95,29 @@ async def _run(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ check / tables / describe
 
 def _check(args: argparse.Namespace) -> int:
-    from .config import Config
-    from .routes import load_routes_dir
-    from .tables.registry import load_tables_dir
+    """Every table and route compiled as the gateway compiles them at start-up."""
+    from .tables.registry import LoadProblem
+    from .workspace import Workspace
 
-    config = Config.load(default_config(args.config))
-    tables_dir = default_dir(args.tables, "tables")
-    routes_dir = default_dir(args.routes, "routes")
-    registry, problems = load_tables_dir(tables_dir, config.data, patch_paths=config.settings.patch_paths)
-    routes, route_problems = load_routes_dir(routes_dir)
-    problems = problems + route_problems
+    engine = Workspace.load(tables=args.tables, routes=args.routes, config=args.config).engine
+    problems = list(engine.problems)
+    for route in engine.routes:
+        try:
+            engine.compile(route.source, base_dir=Path(route.file).parent, origin=route.file)
+        except QlError as error:
+            problems.append(LoadProblem(route.file, error.line or 1, error.column or 1, error.message))
     for problem in problems:
         print(problem)
-    print(f"{len(registry)} tables, {len(routes)} routes, {len(problems)} error(s)", file=sys.stderr)
+    print(f"{len(engine.tables)} tables, {len(engine.routes)} routes, {len(problems)} error(s)", file=sys.stderr)
     return EXIT_FAILURE if problems else 0
 
 
 def _tables(args: argparse.Namespace) -> int:
-    from .config import Config
-    from .tables.registry import load_tables_dir
+    from .workspace import Workspace
 
-    config = Config.load(default_config(args.config))
-    registry, problems = load_tables_dir(default_dir(args.tables, "tables"), config.data,
-                                         patch_paths=config.settings.patch_paths)
-    _report_problems(problems)
+    workspace = Workspace.load(tables=args.tables, config=args.config)
+    registry = workspace.engine.tables
+    _report_problems(workspace.engine.table_problems)
     if args.json:
         print(json.dumps([{"name": t.name, "verbs": sorted(t.mappings), "file": t.file} for t in registry.tables()]))
         return 0
@@ -129,18 +127,13 @@ def _tables(args: argparse.Namespace) -> int:
 
 
 def _describe(args: argparse.Namespace) -> int:
-    from .config import Config
     from .engine.introspect import describe_table
-    from .routes import load_routes_dir
-    from .tables.registry import load_tables_dir
+    from .workspace import Workspace
 
-    config = Config.load(default_config(args.config))
-    registry, problems = load_tables_dir(default_dir(args.tables, "tables"), config.data,
-                                         patch_paths=config.settings.patch_paths)
-    _report_problems(problems)
-    routes, _ = load_routes_dir(default_dir(args.routes, "routes"))
-    table = registry.get(args.name)
-    described = describe_table(table, routes, config.secrets)
+    engine = Workspace.load(tables=args.tables, routes=args.routes, config=args.config).engine
+    _report_problems(engine.table_problems)
+    table = engine.tables.get(args.name)
+    described = describe_table(table, engine.routes, engine.config.secrets)
     if args.json:
         print(json.dumps(described, indent=2, ensure_ascii=False, default=str))
         return 0

@@ -52,6 +52,7 @@ class Settings:
     udf_paths: list[Path] = field(default_factory=list)
     patch_paths: list[Path] = field(default_factory=list)
     default_timeout_ms: int = 10_000
+    script_budget: int = 5_000_000         # work one run may build (Run.spend)
     table_timeouts: dict[str, int] = field(default_factory=dict)
 
     def timeout_for(self, table: str) -> int:
@@ -81,6 +82,7 @@ class Settings:
             udf_paths=[Path(p) for p in config.get("udfPaths") or [] if isinstance(p, str)],
             patch_paths=[Path(p) for p in config.get("patchPaths") or [] if isinstance(p, str)],
             default_timeout_ms=number("defaultTimeout", 10_000),
+            script_budget=number("scriptBudget", 5_000_000),
             table_timeouts={k: int(v) for k, v in (config.get("timeouts") or {}).items()
                             if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0},
         )

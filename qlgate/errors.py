@@ -117,6 +117,12 @@ class FanOutLimit(StatementError):
     status = 400
 
 
+class ScriptBudgetExceeded(StatementError):
+    """A run built more than config ``scriptBudget`` allows."""
+
+    status = 400
+
+
 class UpstreamError(StatementError):
     """The upstream answered a non-2xx status (after status patching)."""
 

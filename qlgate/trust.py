@@ -15,7 +15,7 @@ at run time (the host allow-list, the config a script sees) cannot come apart.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
 from typing import Any, Iterable, Iterator
 from urllib.parse import urlsplit
@@ -44,6 +44,7 @@ class HostAllowList:
     the guard against server-side request forgery through the gateway."""
 
     patterns: tuple[str, ...]
+    within: "HostAllowList | None" = None     # a list every host must also be in (see Trust.narrowed)
     # verdicts by scheme://netloc: every upstream call of a caller's script is checked,
     # and a script's calls go to a handful of origins
     _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
@@ -66,7 +67,8 @@ class HostAllowList:
             port = parts.port or (443 if parts.scheme == "https" else 80)
         except ValueError:  # a port that is not a number
             return False
-        return any(fnmatch(f"{host}:{port}", p) or fnmatch(host, p) for p in self.patterns)
+        return any(fnmatch(f"{host}:{port}", p) or fnmatch(host, p) for p in self.patterns) \
+            and (self.within is None or self.within._allows_origin(origin))
 
     def check(self, url: str) -> None:
         if not self.allows(url):
@@ -96,6 +98,7 @@ class Trust:
     allowed_hosts: HostAllowList | None = None    # callers: the upstreams they may reach
     inline_tables: bool = True                     # callers: may they ``create table``
     public_config: tuple[str, ...] = ()            # callers: dotted config keys they may read
+    introspection: bool = True                     # callers: describe, show tables/routes (the console's data)
 
     @classmethod
     def deployer(cls) -> "Trust":
@@ -108,6 +111,11 @@ class Trust:
         (default none)."""
         adhoc = (config.get("gateway") or {}).get("adhoc") or {}
         hosts = adhoc.get("allowedHosts")
+        if hosts is not None and not (isinstance(hosts, list) and all(isinstance(h, str) for h in hosts)):
+            raise ConfigError("gateway.adhoc.allowedHosts must be a list of hosts (\"host\", \"host:port\", "
+                              "\"*.example.com\"), or null for the hosts the tables call")
+        if not isinstance(adhoc.get("inlineTables", True), bool):
+            raise ConfigError("gateway.adhoc.inlineTables must be true or false")
         allow = (HostAllowList(tuple(str(h).lower() for h in hosts)) if isinstance(hosts, list)
                  else HostAllowList.from_tables(tables))
         public = adhoc.get("publicConfig") or []
@@ -116,14 +124,34 @@ class Trust:
         keys = tuple(sorted({k.removeprefix("config.") for k in public}))
         return cls(CALLER, allow, adhoc.get("inlineTables", True) is not False, keys)
 
+    def to_record(self) -> dict[str, Any]:
+        """The policy as a job records it, so every worker runs the job under it."""
+        return {"allowedHosts": list(self.allowed_hosts.patterns) if self.allowed_hosts is not None else None,
+                "inlineTables": self.inline_tables, "publicConfig": list(self.public_config)}
+
+    def narrowed(self, record: dict[str, Any] | None) -> "Trust":
+        """This policy and a recorded one at once: what both allow. A worker runs a
+        caller's job under the policy of the gateway that took it, within its own."""
+        if not record:
+            return self
+        hosts = record.get("allowedHosts")
+        allow = self.allowed_hosts
+        if isinstance(hosts, list):
+            allow = HostAllowList(tuple(str(h).lower() for h in hosts), within=allow)
+        theirs = tuple(str(k) for k in record.get("publicConfig") or ())
+        both = tuple(sorted({k for k in self.public_config if _covered(k, theirs)}
+                            | {k for k in theirs if _covered(k, self.public_config)}))
+        return replace(self, allowed_hosts=allow, public_config=both,
+                       inline_tables=self.inline_tables and record.get("inlineTables") is not False)
+
+    def without_introspection(self) -> "Trust":
+        """The same policy, without ``describe`` and ``show``: for callers whose key lacks
+        the console scope, which the describe endpoints need."""
+        return replace(self, introspection=False)
+
     @property
     def is_caller(self) -> bool:
         return self.kind == CALLER
-
-    @property
-    def loads_code(self) -> bool:
-        """May the script name files: ``require()``, ``using patch``, body templates."""
-        return not self.is_caller
 
     def check_url(self, url: str) -> None:
         if self.allowed_hosts is not None:
@@ -134,14 +162,21 @@ class Trust:
         """Refuse, with the clause and its line, what a caller's script may not do."""
         if not self.is_caller:
             return
+        # a script that assigns 'config' itself reads its own variable (ql.io allowed it);
+        # the run-time view still holds only public keys until the assignment
+        own_config = any(isinstance(node, ast.Line) and node.target == "config" for node in ast.walk(script))
         for node, line in _nodes_with_lines(script):
             if isinstance(node, ast.Require):
                 raise CallerScriptRefused(
                     f"require(\"{node.module}\") is not allowed in ad-hoc scripts: they may not load code",
                     line=node.pos.line, column=node.pos.column, clause="require")
+            if isinstance(node, _INTROSPECTION) and not self.introspection:
+                raise CallerScriptRefused(
+                    f"'{node.text or 'describe'}' needs the console scope (the describe endpoints' data)",
+                    line=node.pos.line, column=node.pos.column, clause="describe")
             if isinstance(node, ast.CreateTable):
                 self._check_table(node)
-            elif isinstance(node, Template):
+            elif isinstance(node, Template) and not own_config:
                 self._check_template(node, line)
 
     def _check_table(self, create: ast.CreateTable) -> None:
@@ -158,6 +193,11 @@ class Trust:
                         line=line, clause=clause)
             for text in (m.uri, *(p.name for p in (*m.headers, *m.defaults, *m.aliases))):
                 self._check_template(parse_template(text), line)
+            for pair in m.headers:
+                if connection_header(pair.name):
+                    raise CallerScriptRefused(
+                        f"an ad-hoc table may not set the header '{pair.name}': the gateway owns the connection",
+                        line=line, clause="using headers")
 
     def _check_template(self, template: Template, line: int | None) -> None:
         for token in _tokens(template):
@@ -169,13 +209,14 @@ class Trust:
                     "in gateway.adhoc.publicConfig", line=line, clause="config")
 
     def _public(self, key: str) -> bool:
-        return key not in ("", "*") and any(key == p or key.startswith(p + ".") for p in self.public_config)
+        return key not in ("", "*") and _covered(key, self.public_config)
 
     # ------------------------------------------------------------------ run time
-    def config_view(self, config: dict[str, Any]) -> dict[str, Any]:
+    def config_view(self, config: dict[str, Any], secrets: Any = None) -> dict[str, Any]:
         """What ``{config…}`` reads in the script: all of it for the deployer; for a
         caller only the public keys (the check above reports literal references;
-        this view also covers references built at run time, ``{{name}.x}``)."""
+        this view also covers references built at run time, ``{{name}.x}``). A secret
+        stays out of it even under a public key (``secrets``: the config's ``Secrets``)."""
         if not self.is_caller:
             return config
         view: dict[str, Any] = {}
@@ -186,6 +227,8 @@ class Trust:
                     break
                 value = value[part]
             else:
+                if secrets is not None:
+                    value = _without_secrets(value, secrets)
                 target = view
                 *parents, last = key.split(".")
                 for part in parents:
@@ -195,6 +238,29 @@ class Trust:
 
 
 _DEPLOYER = Trust(DEPLOYER)
+_INTROSPECTION = (ast.Describe, ast.DescribeRoute, ast.ShowTables, ast.ShowRoutes)
+# headers that steer the connection rather than the request: a caller setting Host could
+# reach another virtual host behind an allowed address
+_CONNECTION_HEADERS = frozenset({"host", "connection", "keep-alive", "transfer-encoding", "content-length", "te",
+                                 "trailer", "upgrade", "expect", "forwarded", "x-forwarded-for", "x-forwarded-host",
+                                 "x-real-ip"})
+
+
+def connection_header(name: str) -> bool:
+    """A header a caller's inline table may not set (checked at compile time, and at run
+    time for names built from variables)."""
+    name = name.strip().lower()
+    return name in _CONNECTION_HEADERS or name.startswith("proxy-")
+
+
+def _without_secrets(value: Any, secrets: Any) -> Any:
+    """``value`` with every secret string in it masked (``Secrets.mask_value``)."""
+    return secrets.mask_value(value) if secrets.values else value
+
+
+def _covered(key: str, public: tuple[str, ...]) -> bool:
+    """Is the dotted ``key`` one of ``public`` or inside one."""
+    return any(key == p or key.startswith(p + ".") for p in public)
 
 
 def _nodes_with_lines(script: ast.Script) -> Iterator[tuple[Any, int | None]]:

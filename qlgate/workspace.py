@@ -58,6 +58,9 @@ class Workspace:
     callers: Trust                               # what caller input runs under
     emulator: "RunningSandbox | None" = None     # started for this workspace, stopped with it
 
+    def __post_init__(self) -> None:
+        self.callers_without_console = self.callers.without_introspection()
+
     @classmethod
     async def open(cls, *, tables: str | Path | None = None, routes: str | Path | None = None,
                    config: str | Path | Config | dict | None = None, emulator: bool = True) -> "Workspace":
@@ -101,9 +104,11 @@ class Workspace:
         return self.engine.problems
 
     def trust(self, kind: str) -> Trust:
-        """The policy for ``"caller"`` input or ``"deployer"`` code (a job records which)."""
+        """The policy for ``"caller"`` input or ``"deployer"`` code (a job records which).
+        A caller's job runs without ``describe``/``show``: the key that submitted it
+        need not hold the console scope."""
         if kind == CALLER:
-            return self.callers
+            return self.callers_without_console
         if kind == DEPLOYER:
             return Trust.deployer()
         raise ValueError(f"unknown trust {kind!r}")

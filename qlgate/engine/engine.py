@@ -37,7 +37,7 @@ class Compiled:
     plan: Plan
     inline: tuple[Table, ...]
     trust: Trust = field(default_factory=Trust.deployer)
-    writes: bool = False       # has an insert, update or delete (the gateway runs those on POST only)
+    writes: bool = False       # may change something upstream (the gateway runs those on POST only)
 
 
 @dataclass
@@ -65,7 +65,7 @@ class Engine:
         self.routes: list[Route]
         self.routes, self.route_problems = load_routes_dir(routes)
         # where the deployer's scripts find the files they name, after their own directory
-        self.code_dirs = CodeDirs.of([self.tables_dir], roots=[self.routes_dir, *settings.patch_paths,
+        self.deployment_dirs = CodeDirs.of([self.tables_dir], roots=[self.routes_dir, *settings.patch_paths,
                                                                *settings.udf_paths])
         self.http = HttpClient(max_response_bytes=settings.max_response_bytes)
         self._cache: OrderedDict[tuple, Compiled | QlError] = OrderedDict()
@@ -116,7 +116,8 @@ class Engine:
         for create in plan.inline_tables:
             try:
                 if trust.is_caller:   # no files to find (the check refused them); public config only
-                    table = compile_table(create, trust.config_view(self.config.data), CodeDirs(), view_only=True)
+                    table = compile_table(create, trust.config_view(self.config.data, self.config.secrets),
+                                          CodeDirs(), view_only=True)
                 else:
                     table = compile_table(create, self.config.data,
                                           self.script_dirs(base_dir, self.config.settings.patch_paths))
@@ -124,14 +125,17 @@ class Engine:
                 e.at(create.pos.line, create.text[:200])
                 raise
             inline.append(table)
-        writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in ast.walk(parsed))
+        # a write: an insert, update or delete, or a table of the script's own that sends
+        # anything but GET (its select may well change something upstream)
+        writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in ast.walk(parsed)) \
+            or any(m.method != "get" for table in inline for m in table.mappings.values())
         return Compiled(plan, tuple(inline), trust, writes)
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names: its own directory (the
         working directory when it has none), the tables tree, then ``extra``."""
-        return CodeDirs.of([base_dir or Path.cwd()]).plus(self.code_dirs.search, self.code_dirs.roots) \
-            .plus(extra)
+        trees = self.deployment_dirs
+        return CodeDirs.of([base_dir or Path.cwd()]).plus(trees.search, trees.roots).plus(extra)
 
     async def execute(self, script: str, *, context: dict[str, Any] | None = None,
                       request: RequestInfo | None = None, base_dir: str | Path | None = None,

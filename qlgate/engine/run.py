@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable
 
-from ..errors import CompileError, QlError, StatementError
+from ..errors import CompileError, QlError, ScriptBudgetExceeded, StatementError
 from ..http.client import HttpRequest, HttpResponse
 from ..lang import ast
 from ..lang.templates import Template, interpolate, interpolate_text, parse_template
@@ -75,16 +75,23 @@ class Run:
         self.diagnostics = Diagnostics()
         self.warnings: list[str] = list(plan.warnings)
         self._inflight: dict[tuple, asyncio.Future] = {}
-
-    @property
-    def base_dir(self) -> Path:
-        """Where inline tables find their templates and patches; the working directory is
-        only asked for when one does (a syscall per run otherwise)."""
-        return self._base_dir or Path.cwd()
+        self.spent = 0                                          # against settings.script_budget
+        self._weights: dict[int, tuple[Any, int]] = {}         # id → (container a literal built, weight)
 
     # ------------------------------------------------------------------ scope
     def lookup(self, name: str) -> Any:
-        """§5.2: script variables, then request query/headers/connection, then config."""
+        """§5.2: script variables, then request query/headers/connection, then config.
+        ``config`` is the config (the view the trust allows) unless the script itself
+        assigns that name (ql.io allowed it): a request's parameter, header or body
+        member, or a route binding, cannot stand in for it."""
+        if name == "config":
+            if "config" in self.plan.assigned:
+                value = self.vars.get(name, MISSING)
+                if value is not MISSING:
+                    return value
+            if self._script_config is None:
+                self._script_config = self.trust.config_view(self.config.data, self.secrets)
+            return self._script_config
         value = self.vars.get(name, MISSING)
         if value is not MISSING:
             return value
@@ -94,13 +101,9 @@ class Run:
                 value = layer.get(name, MISSING)
                 if value is not MISSING:
                     return value
-        if name == "config":
-            if self._script_config is None:
-                self._script_config = self.trust.config_view(self.config.data)
-            return self._script_config
         return MISSING
 
-    def code_dirs(self, extra: list[Path]) -> CodeDirs:
+    def module_dirs(self, extra: list[Path]) -> CodeDirs:
         """Where ``require()`` finds modules: beside the script, in the deployment's trees."""
         return self.engine.script_dirs(self._base_dir, extra)
 
@@ -110,23 +113,67 @@ class Run:
     def readonly_vars(self) -> MappingProxyType:
         return MappingProxyType(self.vars)
 
+    # ------------------------------------------------------------------ what a run may build
+    def spend(self, units: int, what: str) -> None:
+        """Count work a script can multiply at will — text it interpolates, values it
+        places in literals, rows its in-memory joins compare — against config
+        ``scriptBudget``. Twenty lines of ``a1 = "{a0}{a0}"`` would otherwise build
+        half a gigabyte on the event loop."""
+        self.spent += units
+        if self.spent > self.settings.script_budget:
+            raise ScriptBudgetExceeded(
+                f"the script builds more than {self.settings.script_budget:,} units of work ({what}); "
+                "the limit is config scriptBudget")
+
+    def weight(self, value: Any) -> int:
+        """What placing ``value`` in a literal adds to the answer: the recorded weight of
+        a container a literal built (so self-nesting multiplies it), else its length."""
+        if isinstance(value, (dict, list)):
+            built = self._weights.get(id(value))
+            return built[1] if built is not None else 1 + len(value)
+        return len(value) if isinstance(value, str) else 1
+
     def fill(self, value: Any) -> Any:
         """Interpolate every string of a JSON literal (§4.1)."""
+        filled, weight = self._fill(value)
+        self.spend(weight, "a JSON literal")
+        if isinstance(filled, (dict, list)):
+            self._weights[id(filled)] = (filled, weight)     # kept alive, so its id stays its own
+        return filled
+
+    def _fill(self, value: Any) -> tuple[Any, int]:
         if isinstance(value, Template):
-            return interpolate(value, self.lookup)
+            filled = interpolate(value, self.lookup)
+            return filled, self.weight(filled)
         if isinstance(value, dict):
-            out = {}
+            out, total = {}, 1
             for k, v in value.items():
-                filled = self.fill(v)
+                filled, weight = self._fill(v)
                 if filled is not MISSING:
                     out[k] = filled
-            return out
+                    total += weight
+            return out, total
         if isinstance(value, list):
-            return [None if (f := self.fill(v)) is MISSING else f for v in value]
-        return value
+            items, total = [], 1
+            for v in value:
+                filled, weight = self._fill(v)
+                items.append(None if filled is MISSING else filled)
+                total += weight
+            return items, total
+        return value, 1
 
     def text(self, template: Template) -> str:
-        return interpolate_text(template, self.lookup)
+        built = interpolate_text(template, self.lookup)
+        if template.tokens:
+            self.spend(len(built), "interpolated text")
+        return built
+
+    def interpolate(self, template: Template) -> Any:
+        """Quoted text of a statement, filled: whole tokens keep their type, text is counted."""
+        filled = interpolate(template, self.lookup)
+        if isinstance(filled, str) and template.tokens and template.whole_token is None:
+            self.spend(len(filled), "interpolated text")
+        return filled
 
     def assign(self, name: str, value: Any) -> None:
         if value is not MISSING:
@@ -363,6 +410,7 @@ def _first_error(group: BaseExceptionGroup) -> BaseException:
             return StatementError("a value is nested too deeply to work with", status=400)
     for e in flat:
         if not isinstance(e, asyncio.CancelledError):
+            # the message may hold anything (a URL, a value): it goes to the log, not the caller
             log.exception("internal error", exc_info=e)
-            return StatementError(f"internal error: {type(e).__name__}: {e}", status=500)
+            return StatementError(f"internal error: {type(e).__name__}", status=500)
     return flat[0] if flat else StatementError("script cancelled")

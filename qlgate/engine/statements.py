@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..errors import QlError, StatementError
 from ..lang import ast
 from ..lang.paths import Path, evaluate as evaluate_path
-from ..lang.templates import interpolate, resolve_reference, resolve_token
+from ..lang.templates import resolve_reference, resolve_token
 from ..values import MISSING, is_nullish, to_text
 from . import introspect, relational
 from .planner import is_join_condition
@@ -76,7 +76,7 @@ def operand_value(run: "Run", op: ast.Operand) -> Any:
                 value = resolve_token(token, run.lookup)
                 if is_nullish(value) or (isinstance(value, list) and not value):
                     raise Skip(token.raw)
-        return interpolate(template, run.lookup)
+        return run.interpolate(template)
     if isinstance(op, ast.NumberOperand):
         return op.value
     path = op.path
@@ -312,6 +312,8 @@ async def join(run: "Run", stmt: ast.Select) -> Any:
             expected = relational.expected_values(await condition_values(run, cond))
             path = relational.strip_alias(cond.lhs, joiner.alias)
             jrows = [r for r in jrows if relational.row_matches(r, path, expected)]
+        # a comparison costs a few values' worth of building: count it as four
+        run.spend(4 * len(join_keys) * max(1, len(jrows)), "an in-memory join")
         lookups = []
         for keys in join_keys:
             matched = jrows
@@ -342,6 +344,7 @@ async def join(run: "Run", stmt: ast.Select) -> Any:
         lookups = list(await asyncio.gather(*(lookup(k) for k in join_keys)))
     # output rows
     columns = stmt.columns
+    run.spend(sum(len(matched) for matched in lookups), "joined rows")
     pairs_rows = [(m, j) for m, matched in zip(main_rows, lookups) for j in matched]
 
     def column_value(path: Path, pair: tuple) -> Any:
@@ -375,7 +378,7 @@ async def insert(run: "Run", stmt: ast.Insert) -> Any:
     params: dict[str, Any] = {}
     opaque: Any = MISSING
     if stmt.object_text is not None:
-        params = dict(_object(run, interpolate(stmt.object_text, run.lookup), "insert \"{…}\" into"))
+        params = dict(_object(run, run.interpolate(stmt.object_text), "insert \"{…}\" into"))
     elif stmt.columns is not None:
         for column, op in zip(stmt.columns, stmt.values or ()):
             value = operand_value(run, op)
@@ -399,7 +402,7 @@ async def insert(run: "Run", stmt: ast.Insert) -> Any:
 async def update(run: "Run", stmt: ast.Update) -> Any:
     if run.is_variable(stmt.source.name):
         raise StatementError(f"cannot update variable '{stmt.source.name}'", status=400)
-    params = dict(_object(run, interpolate(stmt.with_text, run.lookup), "update … with"))
+    params = dict(_object(run, run.interpolate(stmt.with_text), "update … with"))
     table = _table(run, stmt.source)
     return await TableCall(run, table, "update", stmt, params, timeout_ms=_timeout(stmt)).execute()
 
@@ -452,4 +455,4 @@ async def udf_value(run: "Run", call: ast.UdfCall) -> Any:
 def require(run: "Run", req: ast.Require) -> UdfModule:
     """``require("x.py")``: a module beside the script or in the deployment's trees
     (caller scripts never get here: the trust check refuses ``require``)."""
-    return load_udf_module(req.module, run.code_dirs(run.settings.udf_paths))
+    return load_udf_module(req.module, run.module_dirs(run.settings.udf_paths))

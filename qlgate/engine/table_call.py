@@ -23,6 +23,7 @@ from ..lang.templates import Template, interpolate, interpolate_text
 from ..tables.bodies import render_mustache
 from ..tables.model import Table
 from ..tables.params import ParamView, nest_dotted
+from ..trust import connection_header
 from ..tables.patches import HookContext, MutableURI
 from ..tables.uri_template import expand, token_value
 from ..values import MISSING, to_text
@@ -226,6 +227,9 @@ class TableCall:
                 value = interpolate_text(value_t, view.lookup, unresolved="")
                 if (name_t.tokens or value_t.tokens) and _UNSAFE_IN_HEADER.search(name + value):
                     _check_headers({name: value}, self.table.name)  # raises, naming the header
+                if self.table.by_caller and name_t.tokens and connection_header(name):
+                    raise InvalidParameter(f"{self.table.name}: an ad-hoc table may not set the header "
+                                           f"'{name[:60]}': the gateway owns the connection", param=name)
                 headers[name] = value
         request_id = self.run.request_id
         if request_id:
@@ -281,6 +285,10 @@ class TableCall:
                 text = decode_text(response.body, mparams.get("charset"))
             except CharsetError as e:  # as for a failed transformation, the status still decides (§10.7)
                 failure, text = e, response.body.decode("utf-8", errors="replace")
+        if self.run.trust.is_caller:
+            # an upstream that echoes a credential a table sent must not hand it to a caller's
+            # script, where comparisons and filters could read it without ever printing it
+            text = self.run.secrets.mask(text)
         patch = self.patch
         if patch is not None and patch.has("patch_media_type"):
             override = await self._hook("patch_media_type", view, uri=response.url, status=response.status,

@@ -97,10 +97,11 @@ class LocalJobs:
     # ------------------------------------------------------------------ the API
     def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
                priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
-               max_seconds: float | None = None, trust: str = "deployer", owner: str | None = None) -> int:
+               max_seconds: float | None = None, trust: str = "deployer", owner: str | None = None,
+               policy: dict[str, Any] | None = None) -> int:
         job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
                       max_attempts=max_attempts, max_seconds=max_seconds, max_run_seconds=self.max_run_seconds,
-                      trust=trust, owner=owner)
+                      trust=trust, owner=owner, policy=policy)
         # one transaction: other gateway processes never see a row without its record,
         # and the queue's bound holds across them
         with self._transaction():

@@ -91,6 +91,7 @@ class Job:
     # caller's script and runs under the ad-hoc policy on every worker; owner is the API key's name
     trust: str = "deployer"
     owner: str | None = None
+    policy: dict[str, Any] | None = None   # a caller's job: the ad-hoc policy it was submitted under
     max_seconds: float | None = None  # the run's deadline; None: the backend's jobs.maxRunSeconds
 
     @property
@@ -115,11 +116,13 @@ class Job:
 
 def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
             priority: int = 0, not_before: float = 0.0, max_attempts: int = 3, max_seconds: float | None = None,
-            max_run_seconds: float = MAX_RUN_SECONDS, trust: str = "deployer", owner: str | None = None) -> Job:
+            max_run_seconds: float = MAX_RUN_SECONDS, trust: str = "deployer", owner: str | None = None,
+            policy: dict[str, Any] | None = None) -> Job:
     """A job as submitted, every field checked (both backends take jobs through here).
     ``trust``: ``"caller"`` for a script that came over HTTP (it runs under the ad-hoc
     policy on every worker), ``"deployer"`` for one an operator submitted to the
-    cluster directly; ``owner``: the name of the API key that submitted it."""
+    cluster directly; ``owner``: the name of the API key that submitted it; ``policy``:
+    the ad-hoc policy of the gateway that took a caller's job (``Trust.to_record``)."""
     from .types import check_type
     if not isinstance(script, str) or not script.strip():
         raise JobError("the script is empty")
@@ -152,7 +155,8 @@ def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, A
     if owner is not None and (not isinstance(owner, str) or not 0 < len(owner) <= 200):
         raise JobError("owner must be a key name")
     return Job(id=job_id, script=script, types=types, vars=dict(vars or {}), priority=check_priority(priority),
-               not_before=not_before, max_attempts=max_attempts, max_seconds=max_seconds, trust=trust, owner=owner)
+               not_before=not_before, max_attempts=max_attempts, max_seconds=max_seconds, trust=trust, owner=owner,
+               policy=policy if isinstance(policy, dict) else None)
 
 
 def parse_time(text: str | None, now: float | None = None) -> float:

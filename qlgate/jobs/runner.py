@@ -43,9 +43,10 @@ async def run_with_deadline(runner: Callable[[Job], Awaitable[Any]], job: Job,
 
 class EngineRunner:
     """Runs a job's script under the trust the job records: one submitted over HTTP
-    is a caller's and runs under the ad-hoc policy of this process's config (the
-    allow-list, inline tables or not, no code, public config only), on whichever
-    worker takes it. Results are masked like the gateway's answers."""
+    is a caller's and runs under the ad-hoc policy it was submitted under, narrowed
+    to this process's own (the allow-list, inline tables or not, no code, public
+    config only), on whichever worker takes it. Results are masked like the
+    gateway's answers."""
 
     def __init__(self, workspace: Workspace | Engine, gate: CallGate | None = None):
         self.workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
@@ -58,6 +59,8 @@ class EngineRunner:
             trust = self.workspace.trust(job.trust)
         except ValueError:
             raise JobFailed(f"the job's trust {job.trust!r} is unknown to this worker") from None
+        if trust.is_caller:           # the gateway's policy when it took the job, within this worker's
+            trust = trust.narrowed(job.policy)
         try:
             if engine.cached(job.script, trust=trust):
                 compiled = engine.compile(job.script, trust=trust)

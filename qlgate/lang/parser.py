@@ -688,26 +688,41 @@ def _syntax_error(source: str, e: UnexpectedInput, origin: str | None) -> QlSynt
 
 
 MAX_NESTING = 64
-_BRACKET = re.compile(r"[\[\]{}()]")
+# comments, quoted text (a backslash escapes in JSON strings; clause text has none, and
+# reading it as if it had only shortens a piece) and brackets, in one pass
+_PIECE = re.compile(r"--[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:[^\"\\]|\\.)*\"?|'(?:[^'\\]|\\.)*'?|[\[\]{}()]", re.S)
+_BRACE = re.compile(r"[{}]")
 
 
 def _check_nesting(source: str, origin: str | None) -> None:
-    """Refuse brackets nested deeper than any real script needs, before parsing: the
-    parser, the transformer and the template reader all recurse, and a script of
-    nothing but ``{{{{…`` would otherwise cost seconds of CPU before failing."""
+    """Refuse nesting deeper than any real script needs, before parsing: the parser,
+    the transformer and the template reader all recurse, and a script of nothing but
+    ``{{{{…`` would otherwise cost seconds of CPU before failing. Brackets count
+    outside quoted text; inside it, the braces of interpolation tokens; comments not."""
     depth = 0
-    for match in _BRACKET.finditer(source):
-        if match.group() in "[{(":
+    for piece in _PIECE.finditer(source):
+        text = piece.group()
+        if text in "[{(":
             depth += 1
             if depth > MAX_NESTING:
-                offset = match.start()
-                line = source.count("\n", 0, offset) + 1
-                column = offset - (source.rfind("\n", 0, offset) + 1) + 1
-                source_line = source.splitlines()[line - 1] if source.splitlines() else ""
-                raise QlSyntaxError(f"brackets nested more than {MAX_NESTING} deep", line=line, column=column,
-                                    source_line=source_line[:200], found=match.group(), source=origin)
-        elif depth > 0:
-            depth -= 1
+                _too_deep(source, piece.start(), origin)
+        elif text in "]})":
+            depth = max(0, depth - 1)
+        elif text[0] in "\"'" and "{" in text:
+            inner = 0
+            for brace in _BRACE.finditer(text):
+                inner = inner + 1 if brace.group() == "{" else max(0, inner - 1)
+                if inner > MAX_NESTING:
+                    _too_deep(source, piece.start() + brace.start(), origin)
+
+
+def _too_deep(source: str, offset: int, origin: str | None) -> None:
+    line = source.count("\n", 0, offset) + 1
+    column = offset - (source.rfind("\n", 0, offset) + 1) + 1
+    lines = source.splitlines()
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    raise QlSyntaxError(f"brackets nested more than {MAX_NESTING} deep", line=line, column=column,
+                        source_line=source_line[:200], found=source[offset], source=origin)
 
 
 def parse(source: str, *, origin: str | None = None) -> ast.Script:

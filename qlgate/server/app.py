@@ -11,6 +11,7 @@ import asyncio
 import gc
 import logging
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,8 @@ from .handlers import (BUILTIN, COMPILED_ROUTES, COMPILER, ROUTES, WORKSPACE, Co
                        handle_route, handle_route_info, handle_route_page, handle_routes, handle_table,
                        handle_tables)
 from .jobs_api import add_jobs_api
-from .middleware import GATEKEEPER, POLICY, gateway_middleware
+from .accesslog import AccessLog
+from .middleware import ACCESS_LOG, GATEKEEPER, POLICY, gateway_middleware
 from .policy import GatewayPolicy
 
 log = logging.getLogger("qlgate.server")
@@ -104,6 +106,12 @@ def _run_worker(args: Any, config: Any, reuse_port: bool, index: int = 0, *, emu
         app = build_app(workspace, enable_q=not args.disable_q, enable_console=not args.disable_console, jobs=jobs,
                         insecure=getattr(args, "insecure", False))
         app.on_cleanup.insert(0, stop_jobs)
+        app[ACCESS_LOG] = access = AccessLog(sys.stderr)
+
+        async def flush_access_log(_: web.Application) -> None:
+            access.flush()
+        app.on_shutdown.append(flush_access_log)
+        app.on_cleanup.append(flush_access_log)
         if index == 0:
             _banner(args, app, workspace)
         settle_heap()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -95,7 +96,23 @@ class Principal:
         return ADMIN in self.scopes
 
 
-LOCAL = Principal(None, frozenset(SCOPES))        # anyone on an open gateway (loopback only)
+LOCAL = Principal(None, frozenset(SCOPES))
+_UNKNOWN = object()
+_SCOPE_OF_ROUTE: dict[tuple[str, Any], str | None] = {}     # (method, aiohttp route) → scope: once per route
+
+
+def _scope_of(method: str, route: Any) -> str | None:
+    method = "GET" if method == "HEAD" else method       # aiohttp answers HEAD with the GET handler
+    resource = route.resource
+    canonical = resource.canonical if resource is not None else ""
+    if canonical == "/{tail}" or canonical.startswith("/{tail:"):
+        canonical = "/{tail}"
+    elif canonical.startswith("/routes/{method}/"):
+        canonical = "/routes/{method}/{path}"
+    for key in ((method, canonical), ("*", canonical)):
+        if key in ENDPOINTS:
+            return ENDPOINTS[key]
+    return ADMIN        # anyone on an open gateway (loopback only)
 
 
 @dataclass(frozen=True)
@@ -169,16 +186,13 @@ class Gatekeeper:
     def required_scope(request: web.Request) -> str | None:
         """The scope an endpoint needs (``ENDPOINTS``); unknown endpoints need admin."""
         route = request.match_info.route
-        resource = route.resource
-        canonical = resource.canonical if resource is not None else ""
-        if canonical == "/{tail}" or canonical.startswith("/{tail:"):
-            canonical = "/{tail}"
-        elif canonical.startswith("/routes/{method}/"):
-            canonical = "/routes/{method}/{path}"
-        for key in ((request.method, canonical), ("*", canonical)):
-            if key in ENDPOINTS:
-                return ENDPOINTS[key]
-        return ADMIN
+        key = (request.method, route)
+        scope = _SCOPE_OF_ROUTE.get(key, _UNKNOWN)
+        if scope is _UNKNOWN:
+            if len(_SCOPE_OF_ROUTE) >= 4096:   # methods are the client's to choose: keep it bounded
+                _SCOPE_OF_ROUTE.clear()
+            scope = _SCOPE_OF_ROUTE[key] = _scope_of(request.method, route)
+        return scope
 
     def authorize(self, request: web.Request) -> Principal:
         scope = self.required_scope(request)
@@ -199,10 +213,10 @@ class Gatekeeper:
             # a reverse proxy on this host makes every client look local
             raise NotAllowed(f"this gateway has no gateway.auth, so it answers loopback clients only, and this "
                              f"request came through a proxy ({forwarded}): configure gateway.auth behind one")
-        host = (request.host or "").rsplit(":", 1)[0].strip("[]").lower() if request.host else ""
+        host = _host_name(request.host or "")
         if not (host == "localhost" or host.endswith(".localhost") or _loopback_address(host)):
             raise NotAllowed(f"this gateway has no gateway.auth, so it answers only requests for a loopback "
-                             f"host name, not '{host[:100]}'")
+                             f"host name, not '{(request.host or '')[:100]}'")
 
     @staticmethod
     def _check_same_origin(request: web.Request) -> None:
@@ -217,6 +231,14 @@ class Gatekeeper:
 
 
 _PROXY_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
+_HOST = re.compile(r"(\[[0-9a-fA-F:.]+\]|[^:\[\]@/]*)(?::[0-9]{1,5})?\Z")
+
+
+def _host_name(host: str) -> str:
+    """The name in a Host header (``[::1]:3000`` → ``::1``); "" for anything that is
+    not a plain host and optional port (``127.0.0.1:1@evil.example``)."""
+    match = _HOST.match(host.strip())
+    return match.group(1).strip("[]").lower() if match else ""
 
 
 @lru_cache(maxsize=1024)     # per request, and clients come from few addresses

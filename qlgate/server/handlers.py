@@ -22,8 +22,10 @@ from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
 from ..routes import Route, path_exists, select_route
 from ..values import MISSING
+from ..trust import Trust
 from ..workspace import Workspace
-from .middleware import POLICY, REQUEST_ID, UPSTREAM_CALLS, WRITES
+from .auth import CONSOLE
+from .middleware import DESCRIBES, POLICY, PRINCIPAL, REQUEST_ID, UPSTREAM_CALLS, WRITES
 from .responses import json_response as _json
 
 WORKSPACE = web.AppKey("workspace", Workspace)
@@ -195,12 +197,11 @@ async def _script_of(request: web.Request) -> str | None:
                                f"not {ctype[:60]}")
 
 
-async def compile_caller_script(app: web.Application, script: str) -> Compiled:
-    """Compile a caller's script under the caller trust. A script not seen before is
+async def compile_caller_script(app: web.Application, script: str, trust: Trust) -> Compiled:
+    """Compile a caller's script under ``trust``. A long script not seen before is
     compiled on the gateway's compile thread, so the event loop keeps serving while
     it works; known scripts (and known failures) are a lookup."""
-    workspace = app[WORKSPACE]
-    engine, trust = workspace.engine, workspace.callers
+    engine = app[WORKSPACE].engine
     if len(script) <= COMPILE_INLINE_CHARS or engine.cached(script, trust=trust):
         return engine.compile(script, trust=trust)
     compiler = app[COMPILER]
@@ -224,10 +225,14 @@ async def handle_q(request: web.Request) -> web.Response:
         if len(script) > policy.max_script_length:
             raise ScriptTooLong(f"script is {len(script)} characters; the limit is {policy.max_script_length} "
                                 "(gateway.maxScriptLength)")
-        compiled = await compile_caller_script(request.app, script)
-        if compiled.writes and request.method in ("GET", "HEAD"):
-            raise MethodNotAllowed("this script writes (insert, update or delete): send it with POST; "
-                                   "GET /q runs reads only", allow="POST")
+        principal = request.get(PRINCIPAL)
+        trust = workspace.callers if principal is not None and principal.may(CONSOLE) \
+            else workspace.callers_without_console
+        compiled = await compile_caller_script(request.app, script, trust)
+        if compiled.writes and request.method != "POST":
+            raise MethodNotAllowed("this script writes (an insert, update or delete, or a table of its own "
+                                   f"that does not GET): send it with POST; {request.method} /q runs reads only",
+                                   allow="POST")
     except QlError as error:
         return error_response(error, workspace)
     return await _execute(request, compiled, {}, request_info(request), None)
@@ -248,7 +253,7 @@ async def handle_route(request: web.Request) -> web.Response:
     if picked is None:
         if path_exists(routes, path):
             return _json({"err": "No matching route"}, status=400)
-        return _json({"error": f"Cannot {request.method} {path}"}, status=404)
+        return _json({"err": f"Cannot {request.method} {path}"}, status=404)
     route, bound = picked
     try:
         context: dict[str, Any] = dict(await parse_body(request))
@@ -268,10 +273,12 @@ async def handle_route(request: web.Request) -> web.Response:
 # ------------------------------------------------------------------ describe
 
 async def handle_tables(request: web.Request) -> web.Response:
+    request[DESCRIBES] = True
     return _json([table_summary(t) for t in request.app[WORKSPACE].engine.tables.tables()])
 
 
 async def handle_table(request: web.Request) -> web.Response:
+    request[DESCRIBES] = True
     workspace = request.app[WORKSPACE]
     name = request.query.get("name") or request.match_info.get("name")
     if not name:
@@ -284,11 +291,13 @@ async def handle_table(request: web.Request) -> web.Response:
 
 
 async def handle_routes(request: web.Request) -> web.Response:
+    request[DESCRIBES] = True
     routes = sorted(request.app[ROUTES], key=lambda r: r.pattern.lower())
     return _json([route_summary(r) for r in routes])
 
 
 async def handle_route_info(request: web.Request) -> web.Response:
+    request[DESCRIBES] = True
     path, method = request.query.get("path"), request.query.get("method")
     if not path or not method:
         return _json({"err": "Missing path or method"}, status=400)
@@ -301,6 +310,7 @@ async def handle_route_info(request: web.Request) -> web.Response:
 
 async def handle_route_page(request: web.Request) -> web.Response:
     """``/routes/<method>/<path>``: the describe page of one route."""
+    request[DESCRIBES] = True
     method, path = request.match_info["method"].lower(), "/" + request.match_info["path"]
     routes = request.app[ROUTES]
     for route in routes:

@@ -20,10 +20,11 @@ from typing import Any, Awaitable, Callable
 from aiohttp import web
 
 from ..errors import QlError
+from ..http.codecs import CharsetError, decode_text, load_json
 from ..jobs.model import MAX_JOB_ID, Job, JobError, QueueFull, parse_time
 from ..jobs.rates import Rate
 from ..jobs.types import types_of
-from .auth import LOCAL, Principal
+from .auth import Principal
 from .handlers import WORKSPACE, compile_caller_script, error_response
 from .middleware import POLICY, PRINCIPAL
 from .responses import json_response as _json
@@ -53,7 +54,7 @@ async def _answer_errors(call: Awaitable) -> Any:
         raise _Answer(_json({"err": str(full)}, status=429,
                             headers={"Retry-After": str(max(1, round(full.retry_after)))})) from None
     except JobError as error:
-        raise _Answer(_json({"err": str(error)}, status=error.status)) from None
+        raise _Answer(_json({"err": str(error), "type": type(error).__name__}, status=error.status)) from None
 
 
 class _Answer(Exception):
@@ -139,19 +140,26 @@ async def _body(request: web.Request) -> Any:
         raise _Answer(_json({"err": f"the body must be application/json, not {request.content_type[:60]}"},
                             status=415))
     try:
-        return await request.json()
-    except (ValueError, UnicodeDecodeError, LookupError) as e:
+        return load_json(decode_text(raw, request.charset, errors="strict"))
+    except CharsetError as e:
+        raise _Answer(_json({"err": str(e)}, status=415)) from None
+    except (ValueError, UnicodeDecodeError) as e:
         raise _Answer(_json({"err": f"the body is not JSON: {e}"}, status=400)) from None
 
 
 def _principal(request: web.Request) -> Principal:
-    return request.get(PRINCIPAL) or LOCAL
+    """Who is calling, as the middleware found; never a default (fail closed)."""
+    principal = request.get(PRINCIPAL)
+    if principal is None:
+        raise _Answer(_json({"err": "this endpoint needs an API key"}, status=401))
+    return principal
 
 
 def _mine(request: web.Request, job: Job) -> Job:
-    """A job the caller may see: its own, or any with ``admin``; others are not there."""
+    """A job the caller may see: its own, or any with ``admin`` (everyone on an open
+    gateway has it); others are not there."""
     principal = _principal(request)
-    if principal.admin or job.owner == principal.name or principal.name is None:
+    if principal.admin or (principal.name is not None and job.owner == principal.name):
         return job
     raise _Answer(_json({"err": f"no job {job.id}"}, status=404))
 
@@ -170,17 +178,21 @@ async def submit(request: web.Request) -> web.Response:
         return _json({"err": "callers' scripts are disabled on this gateway (gateway.adhoc.enabled)"}, status=403)
     workspace = request.app[WORKSPACE]
     try:      # refused now, with its line, rather than on a worker later
-        compiled = await compile_caller_script(request.app, body["script"])
+        compiled = await compile_caller_script(request.app, body["script"], workspace.trust("caller"))
     except QlError as error:
         return error_response(error, workspace)
-    types = body.get("types")
-    if types is None:
-        try:
-            types = types_of(compiled, workspace.engine.tables)
-        except JobError as error:
-            return _json({"err": str(error)}, status=400)
-    if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
+    given = body.get("types")
+    if given is not None and (not isinstance(given, list) or not all(isinstance(t, str) for t in given)):
         return _json({"err": '"types" must be a list of names'}, status=400)
+    try:
+        # the partner APIs the script calls always count; types named by the caller add to
+        # them and never replace them (else a limit of 0 could be walked around)
+        derived = types_of(compiled, workspace.engine.tables)
+    except JobError as error:
+        if not given:
+            return _json({"err": str(error)}, status=400)
+        derived = []
+    types = sorted({*derived, *(given or ())})
     not_before = body.get("not_before", 0)
     try:
         not_before = parse_time(str(not_before)) if not_before else 0.0
@@ -189,7 +201,8 @@ async def submit(request: web.Request) -> web.Response:
     job_id = await _call(request, backend.submit, body["script"], types=types, vars=body.get("vars") or {},
                          priority=body.get("priority", 0), not_before=not_before,
                          max_attempts=body.get("max_attempts", 3), max_seconds=body.get("max_seconds"),
-                         trust="caller", owner=_principal(request).name)
+                         trust="caller", owner=_principal(request).name,
+                         policy=workspace.trust("caller").to_record())
     return _json({"id": job_id, "href": f"/jobs/{job_id}"}, status=202, headers={"Location": f"/jobs/{job_id}"})
 
 
@@ -197,7 +210,9 @@ async def submit(request: web.Request) -> web.Response:
 async def list_jobs(request: web.Request) -> web.Response:
     limit = _query_number(request, "limit", 1, MAX_LIST, whole=True, default=100)
     principal = _principal(request)
-    owner = None if principal.admin or principal.name is None else principal.name
+    if not principal.admin and principal.name is None:
+        raise _Answer(_json({"err": "this endpoint needs an API key"}, status=401))
+    owner = None if principal.admin else principal.name
     jobs = await _call(request, request.app[JOBS].list, request.query.get("state"), limit=limit, owner=owner)
     return _json([_summary(j) for j in jobs])
 
@@ -242,8 +257,13 @@ async def get_limits(request: web.Request) -> web.Response:
 
 @_handler
 async def put_limit(request: web.Request) -> web.Response:
+    """Body: ``{"limit": N}``, or ``{"limit": null}`` to remove it — nothing else, so a
+    typo or an empty body cannot lift a limit."""
     body = await _body(request)
-    limit = body.get("limit") if isinstance(body, dict) else body
+    if not isinstance(body, dict) or set(body) != {"limit"}:
+        return _json({"err": 'the body must be {"limit": N} (a whole number, or null to remove the limit)'},
+                     status=400)
+    limit = body["limit"]
     await _call(request, request.app[JOBS].set_limit, request.match_info["type"], limit)
     return _json(await _call(request, request.app[JOBS].limits))
 

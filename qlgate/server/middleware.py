@@ -15,6 +15,7 @@ from aiohttp import web
 from ..engine.engine import new_request_id
 from ..errors import QlError
 from . import pages
+from .accesslog import AccessLog
 from .auth import Gatekeeper, NotAuthenticated, Principal
 from .policy import GatewayPolicy
 from .responses import json_response
@@ -22,12 +23,14 @@ from .responses import json_response
 log = logging.getLogger("qlgate.server")
 access_log = logging.getLogger("qlgate.access")
 
+ACCESS_LOG = web.AppKey("access_log", AccessLog)    # qlgate serve's batched writer; else the logger
 GATEKEEPER = web.AppKey("gatekeeper", Gatekeeper)
 POLICY = web.AppKey("policy", GatewayPolicy)
 REQUEST_ID = web.RequestKey("request_id", str)
 PRINCIPAL = web.RequestKey("principal", Principal)
 UPSTREAM_CALLS = web.RequestKey("upstream_calls", int)
 WRITES = web.RequestKey("writes", bool)            # the script run wrote to a table: never JSONP
+DESCRIBES = web.RequestKey("describes", bool)      # a describe endpoint's answer: may become an HTML page
 
 
 @web.middleware
@@ -58,13 +61,30 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
         response = _as_html_page(request, response)
         _jsonp(request, response)
         _compress(request, response)
-    if access_log.isEnabledFor(logging.INFO):
-        access_log.info(json.dumps({
-            "method": request.method, "path": request.path, "status": response.status,
+    writer = request.app.get(ACCESS_LOG)
+    if writer is not None or access_log.isEnabledFor(logging.INFO):
+        line = json.dumps({
+            "time": _timestamp(), "method": request.method, "path": request.path, "status": response.status,
             "ms": round((time.perf_counter() - started) * 1000, 2), "request_id": request[REQUEST_ID],
             "remote": request.remote, "key": principal.name if principal is not None else None,
-            "upstream_calls": request.get(UPSTREAM_CALLS, 0)}))
+            "upstream_calls": request.get(UPSTREAM_CALLS, 0)})
+        if writer is not None:
+            writer.write(line)
+        else:
+            access_log.info(line)
     return response
+
+
+_stamp: list = [0, ""]       # the second last formatted, and its text: one strftime a second
+
+
+def _timestamp() -> str:
+    """Now, as ``2026-11-24T00:12:03.123Z``."""
+    now = time.time()
+    second = int(now)
+    if second != _stamp[0]:
+        _stamp[0], _stamp[1] = second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    return f"{_stamp[1]}.{int(now * 1000) % 1000:03d}Z"
 
 
 # an incoming request id is echoed and sent upstream: plain tokens only, so a caller
@@ -73,9 +93,10 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}\Z")
 
 
 def _as_html_page(request: web.Request, response: web.Response) -> web.Response:
-    """Describe endpoints answer HTML when a browser asks (Accept: text/html)."""
-    if (response.status != 200 or response.content_type != "application/json"
-            or not request.path.startswith(pages.META_PREFIXES)
+    """Describe endpoints answer HTML when a browser asks (Accept: text/html). Only
+    they: their ``info`` is HTML the engine rendered from a table's comment, while a
+    route's answer (at /api/… say) is data a caller may have chosen."""
+    if (response.status != 200 or response.content_type != "application/json" or not request.get(DESCRIBES)
             or not pages.wants_html(request.headers.get("Accept", ""), request.query)):
         return response
     title = request.query.get("name") or request.query.get("path") or request.path

@@ -7,7 +7,6 @@ import json
 from html import escape
 from typing import Any
 
-META_PREFIXES = ("/tables", "/table", "/routes", "/route", "/api")
 STYLE = ("body{font:14px/1.45 system-ui,sans-serif;margin:2rem;max-width:70rem;color:#222}"
          "table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.3rem .6rem;text-align:left;"
          "vertical-align:top}th{background:#f4f4f4}pre{background:#f7f7f7;padding:.6rem;overflow:auto}"

@@ -5,6 +5,7 @@ templates and patch module loaded and file names resolved.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from .files import CodeDirs
 from .patches import Patch, load_module
 
 BODY_METHODS = ("post", "put", "delete", "patch")
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
 def _config_lookup(config: Any):
@@ -115,12 +117,13 @@ class Table:
     # the config its templates read at run time; None: the engine's. A caller's inline
     # table sees only the public keys (qlgate.trust)
     config: dict[str, Any] | None = field(default=None, repr=False)
+    by_caller: bool = False      # defined in a caller's script: the headers it may set are limited
 
 
 def compile_table(create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file: str | None = None,
                   view_only: bool = False) -> Table:
     """Build a Table; the files it names (templates, patches) are found through ``dirs``.
-    With ``view_only`` the table keeps ``config`` as all the config it may ever read."""
+    ``view_only``: a caller's inline table; ``config`` is all the config it may ever read."""
     mappings: dict[str, Mapping] = {}
     for m in create.mappings:
         try:
@@ -135,6 +138,10 @@ def compile_table(create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file:
                          partial_interpolate(p.value.template, config) if isinstance(p.value, ast.TextOperand)
                          else parse_template(to_text(operand_default(p.value, config))))
                         for p in m.headers)
+        for name, value in headers:
+            if _CONTROL.search(name.raw + value.raw):
+                raise QlError(f"header '{name.raw[:60]}' holds a line break or another control character "
+                              "(not allowed in HTTP headers)", status=400, line=m.pos.line if m.pos else None)
         defaults = {p.name: operand_default(p.value, config) for p in m.defaults}
         aliases = {p.name: (p.value.template.raw if isinstance(p.value, ast.TextOperand)
                             else to_text(operand_default(p.value, config))) for p in m.aliases}
@@ -145,4 +152,4 @@ def compile_table(create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file:
             block_merge=any(t.block for t in uri.tokens) or bool(body and body.foreach),
             operation=m.operation, definition=m)
     return Table(create.name, mappings, create.doc, file, create.pos.line, create.connector, create,
-                 config=config if view_only else None)
+                 config=config if view_only else None, by_caller=view_only)

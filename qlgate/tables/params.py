@@ -61,7 +61,10 @@ class ParamView:
         return default if value is MISSING else value
 
     def lookup(self, name: str) -> Any:
-        """The value of ``name`` or MISSING."""
+        """The value of ``name`` or MISSING. ``config`` is always the config: a caller's
+        parameter, header or body member of that name must not stand in for it."""
+        if name == "config":
+            return self.config
         for layer in self._layers():
             value = layer.get(name, MISSING)
             if value is not MISSING:
@@ -75,6 +78,8 @@ class ParamView:
 
     def lookup_below_defaults(self, name: str) -> Any:
         """Layers 1–6 and config: what a default's own tokens resolve against."""
+        if name == "config":
+            return self.config
         for layer in self._layers():
             value = layer.get(name, MISSING)
             if value is not MISSING:

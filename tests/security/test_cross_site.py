@@ -20,10 +20,15 @@ WRITE = 'insert into items (q) values ("x");'
 
 async def test_get_q_runs_reads_only(gateway, upstream):
     upstream.reply("POST", "/items", json_body={"made": 1})
+    inline_post = (f"create table w on select post to '{upstream.base}/items'; "
+                   "return select * from w where q = 'x';")
     async with gateway(TABLES) as client:
-        async with client.get("/q", params={"s": WRITE}) as resp:
-            body = await resp.json()
-            assert resp.status == 405 and resp.headers["Allow"] == "POST" and "POST" in body["err"]
+        for method in ("GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"):
+            for script in (WRITE, inline_post):
+                async with client.request(method, "/q", params={"s": script}) as resp:
+                    assert resp.status == 405 and resp.headers["Allow"] == "POST", (method, script)
+                    if method != "HEAD":
+                        assert "send it with POST" in (await resp.json())["err"]
         assert upstream.requests == []
         async with client.post("/q", data=WRITE, headers={"Content-Type": "text/plain"}) as resp:
             assert resp.status == 200 and await resp.json() == {"made": 1}
@@ -44,15 +49,19 @@ async def test_q_takes_its_documented_encodings_only(gateway):
 
 async def test_jsonp_is_off_by_default_and_never_wraps_writes(gateway, upstream):
     upstream.reply("POST", "/items", json_body={"made": 1})
-    async with gateway(TABLES) as client:
+    routes = {"w.ql": f'return {WRITE[:-1]} via route "/make" using method get',
+              "r.ql": 'return [1] via route "/read" using method get'}
+    async with gateway(TABLES, routes=routes) as client:
         async with client.get("/q", params={"s": "return [1];", "callback": "steal"}) as resp:
             assert resp.content_type == "application/json" and await resp.text() == "[1]"
-    async with gateway(TABLES, {"gateway": {"jsonp": True}}) as client:
+    async with gateway(TABLES, {"gateway": {"jsonp": True}}, routes=routes) as client:
         async with client.get("/q", params={"s": "return [1];", "callback": "cb"}) as resp:
             assert await resp.text() == "cb([1])"
-        async with client.post("/q", params={"callback": "cb"}, data=WRITE,
-                               headers={"Content-Type": "text/plain"}) as resp:
-            assert resp.content_type == "application/json"
+        async with client.get("/read", params={"callback": "cb"}) as resp:
+            assert await resp.text() == "cb([1])"
+        async with client.get("/make", params={"callback": "cb"}) as resp:     # a route that writes, on GET
+            assert resp.status == 200 and resp.content_type == "application/json"
+            assert await resp.json() == {"made": 1}
 
 
 @pytest.mark.parametrize("headers", [

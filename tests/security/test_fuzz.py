@@ -38,7 +38,9 @@ SEEDS = [
 PIECES = ["{", "}", "[", "]", "(", ")", '"', "'", ";", ",", "=", "||", "&&", "!", "^", "|", "`", "#", "\\u",
           "\\ud800", "{config}", "{config.svc.token}", "select", "from", "where", "in", "insert", "into",
           "values", "create table", "require(\"os\")", "using patch 'x.py'", "1e999", "-0", "\x00", "\r\n",
-          "\u2028", "é", "--", "/*", "*/", "via route '/x'", "limit", "timeout 1", "9" * 40]
+          "\u2028", "é", "--", "/*", "*/", "via route '/x'", "limit", "timeout 1", "9" * 40,
+          "using headers 'A' = 'b\x01c'", "using headers 'Host' = 'x'", "using headers '{a}' = '\r\n'",
+          'config = {"a": 1};', "describe items;", "on select post to '{config.base}/items'"]
 
 
 @st.composite

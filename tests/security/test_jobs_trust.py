@@ -56,10 +56,22 @@ async def test_post_jobs_gets_the_adhoc_policy_on_the_embedded_backend(tables, t
             assert job["state"] == "failed" and "may not call" in job["error"] and job["trust"] == "caller"
             assert observer.calls["internal"] == 0
             for script, clause in (('o = require("os"); return o.getcwd();', "require"),
-                                   ('return "{config.svc.token}";', "config")):
+                                   ('return "{config.svc.token}";', "config"),
+                                   ("return describe partner.items;", "describe")):
                 status, body = await submit(script)
                 assert status == 400 and body["clause"] == clause and body["line"] == 1
                 assert "job-secret-token" not in json.dumps(body)
+            # the partner APIs a script calls are its types, whatever types the caller names
+            async with client.post("/jobs", json={"script": "return select * from partner.items;",
+                                                  "types": ["whatever"], "not_before": "+1h"}) as resp:
+                job = await (await client.get(f"/jobs/{(await resp.json())['id']}")).json()
+            assert job["types"] == ["partner", "whatever"] and job["policy"]["inlineTables"] is True
+            # JSON nested deeper than any request needs is a typed 400 on every jobs endpoint
+            deep = "[" * 100_000 + "]" * 100_000
+            for method, path in (("POST", "/jobs"), ("PUT", "/limits/t"), ("PUT", "/rates/t")):
+                async with client.request(method, path, data=deep,
+                                          headers={"Content-Type": "application/json"}) as resp:
+                    assert resp.status == 400 and "nested" in (await resp.json())["err"], (method, path)
     finally:
         await server.close()
         await jobs.stop()
@@ -86,8 +98,13 @@ def test_a_callers_job_runs_under_the_adhoc_policy_on_every_zookeeper_worker(tab
         jobs = ZkJobs(session())
         callers = [jobs.submit(inline_call(observer.base), types=["t"], trust="caller", owner="k", max_attempts=1)
                    for _ in range(6)]
+        # the policy of the gateway that took it travels with the job: no inline tables, anywhere
+        strict = jobs.submit(inline_call(observer.base), types=["t"], trust="caller", max_attempts=1,
+                             policy={"allowedHosts": [observer.base.split("//")[1]], "inlineTables": False})
         mine = jobs.submit(inline_call(observer.base), types=["t"], max_attempts=1)
-        ended = jobs.wait(callers + [mine], timeout=60)
+        ended = jobs.wait(callers + [strict, mine], timeout=60)
+        assert ended[-2].state == "failed" and "inlineTables" in ended[-2].error
+        ended = ended[:-2] + ended[-1:]
         for job in ended[:-1]:
             assert job.state == "failed" and job.trust == "caller" and job.owner == "k"
             assert "may not call" in job.error or "inlineTables" in job.error, job.error

@@ -74,13 +74,46 @@ async def test_inline_tables_may_not_name_files(gateway, upstream, tmp_path, cla
     assert upstream.requests == [] and not marker.exists()
 
 
-async def test_the_answer_is_the_same_whether_a_path_exists_or_not(gateway):
+async def test_no_error_tells_whether_a_path_outside_exists(tmp_path):
+    """Deployer code too: a name that leads outside is refused before it is looked up."""
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "there.mu").write_text("x")
+    root = _tables(tmp_path / "tables", {"keep.txt": ""})
+    messages = []
+    for name in ("../outside/there.mu", "../outside/not-there.mu", "/etc/passwd", "/etc/not-there"):
+        (root / "t.ql").write_text(f"create table t on insert post to 'http://x/' using bodyTemplate '{name}' "
+                                   "type 'text/plain'")
+        engine = Engine(tables=root, config={})
+        messages.append(engine.problems[0].message.replace(name, "NAME"))
+        await engine.close()
+    assert messages[0] == messages[1] and messages[2] == messages[3], messages
+
+
+async def test_an_inline_table_cannot_steer_the_connection(gateway, upstream):
+    """Host (another virtual host behind an allowed address) and the hop-by-hop headers
+    are the gateway's, whether written out or built from a variable."""
+    upstream.reply("GET", "/items", json_body={"ok": 1})
     async with gateway(ITEMS) as client:
-        answers = []
-        for path in ("/etc/passwd", "/etc/no-such-file-here"):
-            script = f"create table t on select post to 'http://x/' using bodyTemplate '{path}' type 'text/plain';"
-            answers.append(await q(client, script + " return 1;"))
-    assert answers[0] == answers[1] and answers[0][0] == 400
+        for header in ("Host", "Transfer-Encoding", "Proxy-Authorization", "X-Forwarded-For"):
+            script = (f"create table t on select get from '{upstream.base}/items' "
+                      f"using headers '{header}' = 'internal.admin'; return select * from t;")
+            status, body = await q(client, script)
+            assert status == 400 and body["clause"] == "using headers" and header in body["err"], body
+        script = (f'h = "Host"; create table t on select get from \'{upstream.base}/items\' '
+                  "using headers '{h}' = 'internal.admin'; return select * from t;")
+        status, body = await q(client, script)
+        assert status == 400 and body["type"] == "InvalidParameter" and "'host'" in body["err"], body
+    assert upstream.requests == []
+
+
+async def test_control_characters_written_into_a_header_are_refused_when_the_table_compiles(gateway, upstream):
+    async with gateway(ITEMS) as client:
+        for value in ("b\x01c", "b\r\nX-Injected: 1"):
+            script = f"create table t on select get from '{upstream.base}/x' using headers 'A' = '{value}';\n" \
+                     "return select * from t;"
+            status, body = await q(client, script, method="POST")
+            assert status == 400 and "control character" in body["err"] and body["line"] == 1, body
+    assert upstream.requests == []
 
 
 # ------------------------------------------------------------------ config stays the deployer's
@@ -119,19 +152,34 @@ async def test_config_built_at_run_time_sees_only_public_keys(gateway, upstream)
 
 
 async def test_routes_are_the_deployers_and_read_config(gateway, upstream):
-    routes = {"r.ql": 'return "{config.svc.site}" via route "/site" using method get'}
+    routes = {"r.ql": 'return "{config.svc.site}" via route "/site" using method get',
+              "p.ql": 'return {"site": "{config.svc.site}"} via route "/site" using method post'}
     async with gateway(ITEMS, routes=routes) as client:
         async with client.get("/site") as resp:
             assert resp.status == 200 and await resp.json() == "EBAY-US"
+        # a caller's parameter, header or body member named config does not stand in for it
+        async with client.get("/site", params={"config": "x"}, headers={"config": "y"}) as resp:
+            assert await resp.json() == "EBAY-US"
+        async with client.post("/site", json={"config": {"svc": {"site": "EVIL"}}}) as resp:
+            assert await resp.json() == {"site": "EBAY-US"}
 
 
 async def test_an_upstream_echoing_a_secret_does_not_hand_it_to_the_caller(gateway, upstream):
     tables = {"echo.ql": "create table echo on select get from '{config.base}/echo' "
                          "using headers 'X-Token' = '{config.svc.token}'"}
     upstream.handler("GET", "/echo", lambda req, body: Reply(body=json.dumps({"seen": req.headers["X-Token"]}).encode()))
-    async with gateway(tables) as client:
+    async with gateway(tables, {"gateway": {"adhoc": {"publicConfig": ["svc"]}}}) as client:
         status, body = await q(client, "return select * from echo;")
-    assert status == 200 and body == {"seen": "****"}
+        assert status == 200 and body == {"seen": "****"}
+        # masking the answer is not enough: a filter would compare the secret without printing it
+        oracle = ('r = select * from echo; x = [{"s": "{r.seen}"}];\n'
+                  f'return {{"eq": "{{x[?(@.s == \'{SECRET}\')]}}", "ge": "{{x[?(@.s >= \'a\')]}}",'
+                  ' "lt": "{x[?(@.s < \'a\')]}"};')
+        status, body = await q(client, oracle)
+        assert status == 200 and body == {"lt": [{"s": "****"}]}, body     # the script saw only ****
+        # a secret under a public key stays masked in the config a caller's script reads
+        status, body = await q(client, 'return {"t": "{config.svc.token}", "s": "{config.svc.site}"};')
+        assert status == 200 and body == {"t": "****", "s": "EBAY-US"}
 
 
 # ------------------------------------------------------------------ deployer code stays in its trees
@@ -223,6 +271,20 @@ def test_trust_for_callers_reads_gateway_adhoc():
     assert Trust.deployer().config_view({"d": 4}) == {"d": 4}
     with pytest.raises(QlError):
         Trust.for_callers({"gateway": {"adhoc": {"publicConfig": "a"}}}, [])
+
+
+def test_a_recorded_policy_narrows_a_workers_own():
+    """A worker runs a caller's job under what both the job's gateway and it allow."""
+    worker = Trust.for_callers({"gateway": {"adhoc": {"allowedHosts": ["*.example.com"],
+                                                      "publicConfig": ["shop", "site"]}}}, [])
+    job = Trust.for_callers({"gateway": {"adhoc": {"allowedHosts": ["api.example.com", "internal"],
+                                                   "inlineTables": False, "publicConfig": ["shop.base"]}}}, [])
+    both = worker.narrowed(job.to_record())
+    assert both.allowed_hosts.allows("https://api.example.com/x")
+    assert not both.allowed_hosts.allows("http://internal/x")            # the worker's list says no
+    assert not both.allowed_hosts.allows("https://other.example.com/")   # the job's list says no
+    assert not both.inline_tables and both.public_config == ("shop.base",)
+    assert worker.narrowed(None) is worker
 
 
 def test_the_compile_cache_keeps_callers_and_deployer_apart(tmp_path):
