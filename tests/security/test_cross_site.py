@@ -122,3 +122,23 @@ async def test_an_open_gateway_answers_loopback_clients_only(make_engine):
                         assert "loopback" in (await resp.json())["err"]
         finally:
             await server.close()
+
+
+async def test_a_web_page_cannot_submit_jobs_or_change_limits(gateway, tmp_path):
+    """A form or fetch() from another site can send text/plain without a preflight:
+    the jobs API takes JSON only, and an open gateway refuses other origins anyway."""
+    from qlgate.jobs.local import LocalJobs
+    jobs = LocalJobs(tmp_path / "jobs.sqlite")
+    try:
+        async with gateway(TABLES, jobs=jobs) as client:
+            job = '{"script": "return select * from items;"}'
+            for path, method in (("/jobs", "POST"), ("/limits/items", "PUT"), ("/rates/items", "PUT")):
+                body = job if path == "/jobs" else '{"limit": 0}' if "limits" in path else '"1/s"'
+                async with client.request(method, path, data=body, headers={"Content-Type": "text/plain"}) as resp:
+                    assert resp.status == 415 and "application/json" in (await resp.json())["err"], path
+                async with client.request(method, path, data=body, headers={
+                        "Content-Type": "application/json", "Origin": "https://evil.example"}) as resp:
+                    assert resp.status == 403, path
+            assert jobs.list() == [] and jobs.limits() == {} and jobs.rates() == {}
+    finally:
+        jobs.close()
