@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, quote_plus
 
 from .errors import ConfigError
 
@@ -93,8 +93,11 @@ class Secrets:
 
     def __init__(self, values: set[str] | None = None):
         self.values = sorted((v for v in (values or set()) if len(v) >= 4), key=len, reverse=True)
-        # each secret as written and as it appears percent-encoded in a URL
-        self._forms = list(dict.fromkeys(form for v in self.values for form in (v, quote(v, safe=""))))
+        # each secret as written, and as it appears in a URL: percent-encoded throughout,
+        # or as encodeURIComponent leaves it (URI templates), or as a form encodes it
+        self._forms = list(dict.fromkeys(
+            form for v in self.values
+            for form in (v, quote(v, safe=""), quote(v, safe="-_.!~*'()"), quote_plus(v, safe=""))))
 
     def mask(self, text: str) -> str:
         if not self._forms or not isinstance(text, str):
@@ -108,7 +111,7 @@ class Secrets:
         if isinstance(value, str):
             return self.mask(value)
         if isinstance(value, dict):
-            return {k: self.mask_value(v) for k, v in value.items()}
+            return {self.mask(k): self.mask_value(v) for k, v in value.items()}
         if isinstance(value, list):
             return [self.mask_value(v) for v in value]
         return value

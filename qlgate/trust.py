@@ -78,13 +78,8 @@ class HostAllowList:
     @classmethod
     def from_tables(cls, tables: Iterable[Any]) -> "HostAllowList":
         """The hosts the loaded tables call (templates whose host is fixed after load)."""
-        patterns = set()
-        for table in tables:
-            for mapping in table.mappings.values():
-                parts = urlsplit(mapping.uri.raw)
-                if parts.scheme in ("http", "https") and parts.hostname and "{" not in parts.netloc:
-                    port = parts.port or (443 if parts.scheme == "https" else 80)
-                    patterns.add(f"{parts.hostname.lower()}:{port}")
+        patterns = {origin for table in tables for mapping in table.mappings.values()
+                    if (origin := fixed_origin(mapping.uri.raw)) is not None}
         return cls(tuple(sorted(patterns)))
 
 
@@ -239,23 +234,37 @@ class Trust:
 
 _DEPLOYER = Trust(DEPLOYER)
 _INTROSPECTION = (ast.Describe, ast.DescribeRoute, ast.ShowTables, ast.ShowRoutes)
-# headers that steer the connection rather than the request: a caller setting Host could
-# reach another virtual host behind an allowed address
-_CONNECTION_HEADERS = frozenset({"host", "connection", "keep-alive", "transfer-encoding", "content-length", "te",
-                                 "trailer", "upgrade", "expect", "forwarded", "x-forwarded-for", "x-forwarded-host",
-                                 "x-real-ip"})
+# headers that steer the connection or re-route the request rather than describe it: a
+# caller setting Host could reach another virtual host behind an allowed address, and the
+# override headers turn a GET into a DELETE at servers that honour them
+_CONNECTION_HEADERS = frozenset({
+    "host", "connection", "keep-alive", "transfer-encoding", "content-length", "te", "trailer", "upgrade",
+    "expect", "forwarded", "x-real-ip", "x-host", "x-original-url", "x-rewrite-url", "x-original-host",
+    "x-http-method", "x-http-method-override", "x-method-override"})
 
 
 def connection_header(name: str) -> bool:
     """A header a caller's inline table may not set (checked at compile time, and at run
     time for names built from variables)."""
     name = name.strip().lower()
-    return name in _CONNECTION_HEADERS or name.startswith("proxy-")
+    return name in _CONNECTION_HEADERS or name.startswith(("proxy-", "x-forwarded-"))
 
 
 def _without_secrets(value: Any, secrets: Any) -> Any:
     """``value`` with every secret string in it masked (``Secrets.mask_value``)."""
     return secrets.mask_value(value) if secrets.values else value
+
+
+def fixed_origin(uri: str) -> str | None:
+    """``host:port`` of a URI template whose scheme and host are written out (not
+    built from tokens); None otherwise."""
+    try:
+        parts = urlsplit(uri)
+        if parts.scheme not in ("http", "https") or not parts.hostname or "{" in parts.netloc:
+            return None
+        return f"{parts.hostname.lower()}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+    except ValueError:       # a port that is not a number
+        return None
 
 
 def _covered(key: str, public: tuple[str, ...]) -> bool:

@@ -32,6 +32,9 @@ from .planner import Plan, compile_script
 from .run import RequestInfo, Run
 
 
+MAX_CACHED_CHARS = 2_000_000      # characters of script text whose compilations are kept
+
+
 @dataclass
 class Compiled:
     plan: Plan
@@ -68,7 +71,8 @@ class Engine:
         self.deployment_dirs = CodeDirs.of([self.tables_dir], roots=[self.routes_dir, *settings.patch_paths,
                                                                *settings.udf_paths])
         self.http = HttpClient(max_response_bytes=settings.max_response_bytes)
-        self._cache: OrderedDict[tuple, Compiled | QlError] = OrderedDict()
+        self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()   # → (it, characters)
+        self._cache_chars = 0
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
 
@@ -88,18 +92,24 @@ class Engine:
         trust = trust or Trust.deployer()
         key = self._key(script, trust, base_dir)
         with self._cache_lock:        # the gateway compiles callers' scripts on a thread of its own
-            cached = self._cache.get(key)
-            if cached is not None:
+            entry = self._cache.get(key)
+            if entry is not None:
                 self._cache.move_to_end(key)
-        if cached is None:
+        if entry is None:
             try:
-                cached = self._compile(script, trust, base_dir, origin)
+                entry = (self._compile(script, trust, base_dir, origin), len(script))
             except QlError as error:
-                cached = error
+                entry = (error, 0)
             with self._cache_lock:
-                self._cache[key] = cached
-                if len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+                if key not in self._cache:
+                    self._cache[key] = entry
+                    self._cache_chars += entry[1]
+                # bounded by count and by text: a compiled script takes some fifty times its
+                # text in memory, and 512 scripts of 64 KB would be gigabytes
+                while len(self._cache) > self._cache_size or self._cache_chars > MAX_CACHED_CHARS:
+                    _, (_, chars) = self._cache.popitem(last=False)
+                    self._cache_chars -= chars
+        cached = entry[0]
         if isinstance(cached, QlError):
             raise _fresh(cached)
         return cached
@@ -152,11 +162,14 @@ class Engine:
     async def run_compiled(self, compiled: Compiled, *, context: dict[str, Any] | None = None,
                            request: RequestInfo | None = None, base_dir: Path | None = None,
                            request_id: str | None = None,
-                           call_gate: Callable[[str], Awaitable[None]] | None = None) -> Result:
-        """Run a compiled script under the trust it was compiled with."""
+                           call_gate: Callable[[str], Awaitable[None]] | None = None,
+                           values_only: frozenset[str] = frozenset()) -> Result:
+        """Run a compiled script under the trust it was compiled with. ``values_only``:
+        context names that are data (a request body's members), never a table."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(self, compiled.plan, tables, context=context, request=request, base_dir=base_dir,
-                  request_id=request_id or None, trust=compiled.trust, call_gate=call_gate)
+                  request_id=request_id or None, trust=compiled.trust, call_gate=call_gate,
+                  values_only=values_only)
         try:
             value, headers = await run.execute()
         except QlError as error:

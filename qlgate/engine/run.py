@@ -51,7 +51,8 @@ class Run:
     def __init__(self, engine: "Engine", plan: "Plan", tables: TableRegistry, *,
                  context: dict[str, Any] | None = None, request: RequestInfo | None = None,
                  base_dir: Path | None = None, request_id: str | None = None, trust: Trust | None = None,
-                 call_gate: Callable[[str], Awaitable[None]] | None = None):
+                 call_gate: Callable[[str], Awaitable[None]] | None = None,
+                 values_only: frozenset[str] = frozenset()):
         self.engine = engine
         self.plan = plan
         self.tables = tables
@@ -67,6 +68,7 @@ class Run:
         self.call_gate = call_gate
         self._base_dir = base_dir
         self.context = dict(context or {})
+        self.values_only = values_only        # context names that are data, never a table
         self.vars: dict[str, Any] = {k: v for k, v in self.context.items() if v is not MISSING}
         loop = asyncio.get_running_loop()
         self.ready: dict[str, asyncio.Future] = {name: loop.create_future() for name in plan.assigned}
@@ -76,7 +78,7 @@ class Run:
         self.warnings: list[str] = list(plan.warnings)
         self._inflight: dict[tuple, asyncio.Future] = {}
         self.spent = 0                                          # against settings.script_budget
-        self._weights: dict[int, tuple[Any, int]] = {}         # id → (container a literal built, weight)
+        self._sizes: dict[int, tuple[Any, int]] = {}           # id → (container, its size): Run.size
 
     # ------------------------------------------------------------------ scope
     def lookup(self, name: str) -> Any:
@@ -108,7 +110,11 @@ class Run:
         return self.engine.script_dirs(self._base_dir, extra)
 
     def is_variable(self, name: str) -> bool:
-        return name in self.plan.assigned or name in self.context
+        """Does ``name`` in ``from``/``into`` or a bare path operand stand for a variable
+        (else a table, or literal text)? Names the script assigns and its declared
+        inputs do; members of a request body the route did not declare do not, or a
+        caller could replace a table the route reads with data of their own."""
+        return name in self.plan.assigned or (name in self.context and name not in self.values_only)
 
     def readonly_vars(self) -> MappingProxyType:
         return MappingProxyType(self.vars)
@@ -116,7 +122,7 @@ class Run:
     # ------------------------------------------------------------------ what a run may build
     def spend(self, units: int, what: str) -> None:
         """Count work a script can multiply at will — text it interpolates, values it
-        places in literals, rows its in-memory joins compare — against config
+        places in literals, rows its in-memory operations compare — against config
         ``scriptBudget``. Twenty lines of ``a1 = "{a0}{a0}"`` would otherwise build
         half a gigabyte on the event loop."""
         self.spent += units
@@ -125,40 +131,83 @@ class Run:
                 f"the script builds more than {self.settings.script_budget:,} units of work ({what}); "
                 "the limit is config scriptBudget")
 
-    def weight(self, value: Any) -> int:
-        """What placing ``value`` in a literal adds to the answer: the recorded weight of
-        a container a literal built (so self-nesting multiplies it), else its length."""
+    def note_size(self, value: Any, size: int) -> None:
+        """Record what a value weighs when it is known cheaply (an upstream answer: its
+        bytes), so placing it in a literal costs a lookup, not a walk."""
         if isinstance(value, (dict, list)):
-            built = self._weights.get(id(value))
-            return built[1] if built is not None else 1 + len(value)
-        return len(value) if isinstance(value, str) else 1
+            self._sizes[id(value)] = (value, size)
+
+    def size(self, value: Any) -> int:
+        """What a value adds to an answer it is placed in: text its length, a container
+        the sum of what it holds, shared parts counted as often as they appear (what
+        its JSON would weigh). Each container is measured once per run (kept alive, so
+        its id stays its own); measuring counts as work too."""
+        if isinstance(value, str):
+            return len(value)
+        if not isinstance(value, (dict, list)):
+            return 1
+        sizes = self._sizes
+        known = sizes.get(id(value))
+        if known is not None:
+            return known[1]
+        stack: list[tuple[Any, bool]] = [(value, False)]
+        entered: set[int] = set()          # a patch or UDF could hand back a cycle
+        while stack:
+            node, measured = stack.pop()
+            if id(node) in sizes:
+                continue
+            children = node.values() if isinstance(node, dict) else node
+            if not measured:
+                if id(node) in entered:
+                    continue
+                entered.add(id(node))
+                stack.append((node, True))
+                stack.extend((c, False) for c in children
+                             if isinstance(c, (dict, list)) and id(c) not in sizes)
+                continue
+            total = 1
+            for child in children:
+                if isinstance(child, (dict, list)):
+                    known = sizes.get(id(child))
+                    total += known[1] if known is not None else 1
+                else:
+                    total += len(child) if isinstance(child, str) else 1
+            sizes[id(node)] = (node, total)
+        self.spend(len(entered), "measuring a value")
+        return sizes[id(value)][1]
 
     def fill(self, value: Any) -> Any:
-        """Interpolate every string of a JSON literal (§4.1)."""
-        filled, weight = self._fill(value)
-        self.spend(weight, "a JSON literal")
-        if isinstance(filled, (dict, list)):
-            self._weights[id(filled)] = (filled, weight)     # kept alive, so its id stays its own
+        """Interpolate every string of a JSON literal (§4.1). A literal that places a
+        value in itself many times (``a2 = ["{a1}", "{a1}"]``) multiplies its size: that is
+        counted, so doubling it twenty times fails early instead of filling memory."""
+        if isinstance(value, Template):       # the literal is one string: nothing is nested
+            filled = interpolate(value, self.lookup)
+            if isinstance(filled, str) and value.whole_token is None:
+                self.spend(len(filled), "interpolated text")
+            return filled
+        filled, size = self._fill(value)
+        self.spend(size, "a JSON literal")
+        self.note_size(filled, size)
         return filled
 
     def _fill(self, value: Any) -> tuple[Any, int]:
         if isinstance(value, Template):
             filled = interpolate(value, self.lookup)
-            return filled, self.weight(filled)
+            return filled, self.size(filled)
         if isinstance(value, dict):
             out, total = {}, 1
             for k, v in value.items():
-                filled, weight = self._fill(v)
+                filled, size = self._fill(v)
                 if filled is not MISSING:
                     out[k] = filled
-                    total += weight
+                    total += size
             return out, total
         if isinstance(value, list):
             items, total = [], 1
             for v in value:
-                filled, weight = self._fill(v)
+                filled, size = self._fill(v)
                 items.append(None if filled is MISSING else filled)
-                total += weight
+                total += size
             return items, total
         return value, 1
 

@@ -184,11 +184,19 @@ async def local_select(run: "Run", stmt: ast.Select, value: Any) -> Any:
     for cond in plain:
         expected = relational.expected_values(await condition_values(run, cond))
         path = relational.strip_alias(cond.lhs, alias)
-        rows = [r for r in rows if relational.row_matches(r, path, expected)]
+        rows = _filter(run, rows, path, expected)
     rows = relational.slice_rows(rows, stmt.limit, stmt.offset)
     whole = value if (not plain and stmt.limit is None and stmt.offset is None) else rows
     return await finish_rows(run, stmt, rows,
                              lambda p, r: evaluate_path(relational.strip_alias(p, alias), r), whole, local=True)
+
+
+def _filter(run: "Run", rows: list, path: Path, expected: list) -> list:
+    """The rows whose ``path`` loosely equals one of ``expected``: each pair compared is
+    counted against the run's budget (ten thousand rows in ten thousand values is a
+    hundred million comparisons on the event loop)."""
+    run.spend(len(rows) * max(1, len(expected)), "an in-memory filter")
+    return [r for r in rows if relational.row_matches(r, path, expected)]
 
 
 async def finish_rows(run: "Run", stmt: ast.Select, rows: list, column_value: Callable[[Path, Any], Any],
@@ -297,7 +305,7 @@ async def join(run: "Run", stmt: ast.Select) -> Any:
         for cond in main_conds:
             expected = relational.expected_values(await condition_values(run, cond))
             path = relational.strip_alias(cond.lhs, main.alias)
-            main_rows = [r for r in main_rows if relational.row_matches(r, path, expected)]
+            main_rows = _filter(run, main_rows, path, expected)
     else:
         table = _table(run, main)
         params = await statement_params(run, tuple(main_conds), main.alias)
@@ -311,7 +319,7 @@ async def join(run: "Run", stmt: ast.Select) -> Any:
         for cond in joiner_conds:
             expected = relational.expected_values(await condition_values(run, cond))
             path = relational.strip_alias(cond.lhs, joiner.alias)
-            jrows = [r for r in jrows if relational.row_matches(r, path, expected)]
+            jrows = _filter(run, jrows, path, expected)
         # a comparison costs a few values' worth of building: count it as four
         run.spend(4 * len(join_keys) * max(1, len(jrows)), "an in-memory join")
         lookups = []
@@ -418,6 +426,7 @@ async def delete(run: "Run", stmt: ast.Delete) -> Any:
             checks = [(relational.strip_alias(c.lhs, source.alias),
                        relational.expected_values(await condition_values(run, c)))
                       for c in stmt.where if not isinstance(c, ast.UdfCondition)]
+            run.spend(len(rows) * max(1, sum(len(e) for _, e in checks)), "an in-memory delete")
             return [copy.deepcopy(r) for r in rows
                     if not (checks and all(relational.row_matches(r, p, e) for p, e in checks))]
         if isinstance(value, dict):

@@ -285,10 +285,11 @@ class TableCall:
                 text = decode_text(response.body, mparams.get("charset"))
             except CharsetError as e:  # as for a failed transformation, the status still decides (§10.7)
                 failure, text = e, response.body.decode("utf-8", errors="replace")
-        if self.run.trust.is_caller:
+        secrets = self.run.secrets if self.run.trust.is_caller and self.run.secrets.values else None
+        if secrets is not None:
             # an upstream that echoes a credential a table sent must not hand it to a caller's
             # script, where comparisons and filters could read it without ever printing it
-            text = self.run.secrets.mask(text)
+            text = secrets.mask(text)
         patch = self.patch
         if patch is not None and patch.has("patch_media_type"):
             override = await self._hook("patch_media_type", view, uri=response.url, status=response.status,
@@ -301,6 +302,11 @@ class TableCall:
                 body = transform(text, essence, mparams)
             except TransformFailure as e:
                 failure = e
+            else:
+                if secrets is not None and _ESCAPES.search(text):
+                    # JSON and XML escapes (\u0041, \/, &#65;) can spell a secret the text
+                    # above did not show: mask the values they decoded to as well
+                    body = secrets.mask_value(body)
         status = response.status
         if patch is not None and patch.has("patch_status"):
             patched = await self._hook("patch_status", view, uri=response.url, status=status, headers=headers,
@@ -323,6 +329,7 @@ class TableCall:
         result = select_resultset(body, self.mapping.resultset)
         if self.project is not None:
             result = self.project(result)
+        self.run.note_size(result, len(response.body))     # a tree no bigger than its answer
         return result
 
 
@@ -330,6 +337,7 @@ class TableCall:
 # them, and every other control character but tab, with a bare ValueError when it
 # writes the request.
 _UNSAFE_IN_HEADER = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+_ESCAPES = re.compile(r"\\|&#|%[0-9A-Fa-f]{2}")
 
 
 def _check_headers(headers: dict[str, str], table: str) -> None:

@@ -28,7 +28,7 @@ class GatewayJobs:
         pass
 
     def _call(self, method: str, path: str, body: Any = None, timeout: float | None = None) -> Any:
-        data = None if body is None else json.dumps(body).encode()
+        data = None if body is None else body if isinstance(body, bytes) else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method, headers=self._headers)
         try:
             with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
@@ -92,7 +92,8 @@ class GatewayJobs:
         return self._call("GET", "/limits")
 
     def set_rate(self, job_type: str, rate: Rate | None) -> None:
-        self._call("PUT", f"/rates/{quote(job_type, safe='')}", None if rate is None else rate.to_dict())
+        # JSON null removes the rate; an empty body would be refused as a mistake
+        self._call("PUT", f"/rates/{quote(job_type, safe='')}", b"null" if rate is None else rate.to_dict())
 
     def rates(self) -> dict[str, Rate]:
         return {t: Rate(r["calls"], r["per"]) for t, r in self._call("GET", "/rates").items()}

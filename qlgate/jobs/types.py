@@ -9,10 +9,15 @@ from ..engine.engine import Compiled, Engine
 from ..errors import QlError
 from ..routes import tables_used
 from ..tables.registry import TableRegistry
-from ..trust import Trust
+from ..tables.model import Table
+from ..trust import Trust, fixed_origin
 from .model import JobError, type_of_table
 
 _TYPE = re.compile(r"[A-Za-z0-9_.:-]{1,200}\Z")
+
+
+class NoTable(JobError):
+    """A script that calls no table: its types must be named."""
 
 
 def check_type(job_type: str) -> str:
@@ -33,15 +38,34 @@ def job_types(engine: Engine, script: str, *, trust: Trust | None = None) -> lis
 
 def types_of(compiled: Compiled, tables: TableRegistry) -> list[str]:
     """The partner APIs a compiled script calls; a script that touches no table has
-    no type to derive."""
-    types = []
+    no type to derive. A caller's own (inline) table counts as the partner APIs whose
+    tables call the same host, so that it cannot walk around their limits; its host
+    must then be written out."""
+    inline = {t.name: t for t in compiled.inline}
+    types: list[str] = []
     for name in tables_used(compiled.plan.script):
+        if name in inline:
+            types.extend(_types_of_inline(inline[name], tables))
+            continue
         try:
-            table = tables.find(name) if not any(t.name == name for t in compiled.inline) else None
+            table = tables.find(name)
         except QlError as error:   # an ambiguous suffix
             raise JobError(str(error)) from None
-        full = table.name if table is not None else name
-        types.append(type_of_table(full))
+        types.append(type_of_table(table.name if table is not None else name))
     if not types:
-        raise JobError("the script touches no table, so it has no type: name its types")
+        raise NoTable("the script touches no table, so it has no type: name its types")
     return sorted(set(types))
+
+
+def _types_of_inline(table: Table, tables: TableRegistry) -> list[str]:
+    if not table.by_caller:
+        return [type_of_table(table.name)]
+    found: set[str] = set()
+    for mapping in table.mappings.values():
+        origin = fixed_origin(mapping.uri.raw)
+        if origin is None:
+            raise JobError(f"the job's table {table.name} builds its host from values: a job's own table "
+                           "must write out the host it calls")
+        found |= {type_of_table(t.name) for t in tables.tables()
+                  if any(fixed_origin(m.uri.raw) == origin for m in t.mappings.values())}
+    return sorted(found) or [type_of_table(table.name)]

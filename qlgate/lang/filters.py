@@ -8,6 +8,7 @@ literals, comparisons, ``&& || !``, ``+ -`` and parentheses.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -26,17 +27,35 @@ class FilterSyntaxError(ValueError):
     pass
 
 
+MAX_DEPTH = 64       # brackets, parentheses and prefix operators in a row: the parser recurses on each
+
+
 def _tokenize(text: str) -> list[tuple[str, str]]:
     tokens, i = [], 0
     text = text.rstrip()
+    depth = prefix = 0
     while i < len(text):
         m = _TOKEN.match(text, i)
         if not m or m.end() == i:
-            raise FilterSyntaxError(f"unexpected {text[i:i + 10]!r} in filter {text!r}")
+            raise FilterSyntaxError(f"unexpected {text[i:i + 10]!r} in filter {text[:60]!r}")
         kind = m.lastgroup or ""
-        tokens.append((kind, m.group(kind)))
+        value = m.group(kind)
+        depth += 1 if value in ("(", "[") else -1 if value in (")", "]") else 0
+        prefix = prefix + 1 if value in ("!", "-") else 0
+        if depth > MAX_DEPTH or prefix > MAX_DEPTH:
+            raise FilterSyntaxError(f"filter {text[:60]!r} is nested more than {MAX_DEPTH} deep")
+        tokens.append((kind, value))
         i = m.end()
     return tokens
+
+
+def _index(key: Any) -> int | None:
+    """A number used as an index, if it is one (not NaN, not infinite, not a bool)."""
+    if isinstance(key, bool) or not isinstance(key, (int, float)):
+        return None
+    if isinstance(key, float) and not math.isfinite(key):
+        return None
+    return int(key)
 
 
 Node = Callable[[Any], Any]
@@ -137,7 +156,10 @@ class _Parser:
         if value == "@":
             return lambda x: x
         if kind == "num":
-            number = float(value) if any(c in value for c in ".eE") else int(value)
+            try:
+                number = float(value) if any(c in value for c in ".eE") else int(value)
+            except ValueError:     # more digits than Python converts
+                raise FilterSyntaxError(f"number {value[:30]}… in filter is too long") from None
             return lambda x, n=number: n
         if kind == "str":
             return lambda x, s=value[1:-1]: s
@@ -164,8 +186,9 @@ def _member(value: Any, key: Any) -> Any:
     if isinstance(value, (list, str)):
         if key == "length":
             return len(value)
-        if isinstance(key, (int, float)) and not isinstance(key, bool) and 0 <= int(key) < len(value):
-            return value[int(key)]
+        index = _index(key)
+        if index is not None and 0 <= index < len(value):
+            return value[index]
     return MISSING
 
 
@@ -178,7 +201,7 @@ def _arith(op: str, a: Any, b: Any) -> Any:
     except (TypeError, ValueError):
         return float("nan")
     result = a + b if op == "+" else a - b
-    return int(result) if result == int(result) else result
+    return int(result) if math.isfinite(result) and result == int(result) else result
 
 
 @dataclass(frozen=True)
@@ -194,4 +217,7 @@ class FilterExpr:
 
 
 def parse_filter(text: str) -> FilterExpr:
-    return FilterExpr(text, _Parser(_tokenize(text), text).parse())
+    try:
+        return FilterExpr(text, _Parser(_tokenize(text), text).parse())
+    except RecursionError:      # MAX_DEPTH keeps it far away; this is the guard behind the guard
+        raise FilterSyntaxError(f"filter {text[:60]!r} is nested too deeply") from None

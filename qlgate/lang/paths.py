@@ -9,11 +9,13 @@ match, a multi-valued path always yields an array.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterator
 
+from ..errors import QlError
 from ..values import MISSING
 from .filters import FilterExpr, parse_filter
 
@@ -210,27 +212,50 @@ def parse_path(text: str) -> Path:
     return Path(text, tuple(steps), rooted)
 
 
-def _descend(node: Any, name: str | None) -> Iterator[Any]:
+MAX_VISITS = 1_000_000      # nodes one path evaluation may visit
+
+
+class PathTooCostly(QlError):
+    """A path that would visit more than MAX_VISITS nodes: ``..`` or ``*`` over a value
+    whose parts a script shared many times (a tree of millions of nodes in a few lines)."""
+
+    status = 400
+
+
+class _Visits:
+    __slots__ = ("left",)
+
+    def __init__(self) -> None:
+        self.left = MAX_VISITS
+
+    def spend(self, count: int) -> None:
+        self.left -= count
+        if self.left < 0:
+            raise PathTooCostly(f"a path visits more than {MAX_VISITS:,} values")
+
+
+def _descend(node: Any, name: str | None, visits: _Visits) -> Iterator[Any]:
+    visits.spend(1)
     if isinstance(node, dict):
         if name is None:
             for value in node.values():
                 yield value
-                yield from _descend(value, None)
+                yield from _descend(value, None, visits)
             return
         if name in node:
             yield node[name]
         for value in node.values():
             if isinstance(value, (dict, list)):
-                yield from _descend(value, name)
+                yield from _descend(value, name, visits)
     elif isinstance(node, list):
         for value in node:
             if name is None:
                 yield value
             if isinstance(value, (dict, list)):
-                yield from _descend(value, name)
+                yield from _descend(value, name, visits)
 
 
-def _apply(step: Step, node: Any, out: list) -> None:
+def _apply(step: Step, node: Any, out: list, visits: _Visits) -> None:
     if isinstance(step, Member):
         if isinstance(node, dict):
             value = node.get(step.name, MISSING)
@@ -247,13 +272,15 @@ def _apply(step: Step, node: Any, out: list) -> None:
         elif isinstance(node, dict):
             out.extend(node.values())
     elif isinstance(step, Descendant):
-        out.extend(_descend(node, step.name))
+        out.extend(_descend(node, step.name, visits))
     elif isinstance(step, Filter):
         items = node if isinstance(node, list) else list(node.values()) if isinstance(node, dict) else []
         out.extend(item for item in items if step.expr.test(item))
     elif isinstance(step, Computed):
         key = step.expr.evaluate(node)
         if isinstance(node, list) and isinstance(key, (int, float)) and not isinstance(key, bool):
+            if isinstance(key, float) and not math.isfinite(key):
+                return
             k = int(key)
             if -len(node) <= k < len(node):
                 out.append(node[k])
@@ -264,10 +291,12 @@ def _apply(step: Step, node: Any, out: list) -> None:
 def matches(path: Path, value: Any) -> list[Any]:
     """Every value the path selects, in document order."""
     current = [value]
+    visits = _Visits()
     for step in path.steps:
         nxt: list[Any] = []
         for node in current:
-            _apply(step, node, nxt)
+            _apply(step, node, nxt, visits)
+        visits.spend(len(nxt))
         current = nxt
         if not current:
             break

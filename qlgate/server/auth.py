@@ -96,7 +96,7 @@ class Principal:
         return ADMIN in self.scopes
 
 
-LOCAL = Principal(None, frozenset(SCOPES))
+LOCAL = Principal(None, frozenset(SCOPES))        # anyone on an open gateway (loopback only)
 _UNKNOWN = object()
 _SCOPE_OF_ROUTE: dict[tuple[str, Any], str | None] = {}     # (method, aiohttp route) → scope: once per route
 
@@ -112,7 +112,7 @@ def _scope_of(method: str, route: Any) -> str | None:
     for key in ((method, canonical), ("*", canonical)):
         if key in ENDPOINTS:
             return ENDPOINTS[key]
-    return ADMIN        # anyone on an open gateway (loopback only)
+    return ADMIN
 
 
 @dataclass(frozen=True)

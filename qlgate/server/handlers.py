@@ -150,7 +150,7 @@ def _wants_diagnostics(request: web.Request) -> bool:
 
 
 async def _execute(request: web.Request, compiled: Compiled, context: dict[str, Any], info: RequestInfo,
-                   base_dir: Path | None) -> web.Response:
+                   base_dir: Path | None, *, values_only: frozenset[str] = frozenset()) -> web.Response:
     workspace, policy = request.app[WORKSPACE], request.app[POLICY]
     request_id = request[REQUEST_ID]
     diagnostics = _wants_diagnostics(request)
@@ -158,7 +158,8 @@ async def _execute(request: web.Request, compiled: Compiled, context: dict[str, 
     try:
         async with asyncio.timeout(policy.request_timeout_ms / 1000):
             result = await workspace.engine.run_compiled(compiled, context=context, request=info,
-                                                         base_dir=base_dir, request_id=request_id)
+                                                         base_dir=base_dir, request_id=request_id,
+                                                         values_only=values_only)
     except QlError as error:
         return error_response(error, workspace, diagnostics)
     except TimeoutError:
@@ -259,15 +260,19 @@ async def handle_route(request: web.Request) -> web.Response:
         context: dict[str, Any] = dict(await parse_body(request))
     except QlError as error:
         return error_response(error, workspace)
+    body_members = set(context)
     context.update(route.defaults)
     context.update(bound)
+    declared = set(route.defaults) | set(bound)
     for key, (var, _) in route.query.items():
+        declared.add(var)
         if key in query:
             context[var] = query[key]
         elif var not in context:
             context[var] = None
     compiled = request.app[COMPILED_ROUTES][id(route)]
-    return await _execute(request, compiled, context, request_info(request, bound), Path(route.file).parent)
+    return await _execute(request, compiled, context, request_info(request, bound), Path(route.file).parent,
+                          values_only=frozenset(body_members - declared))
 
 
 # ------------------------------------------------------------------ describe

@@ -23,7 +23,7 @@ from ..errors import QlError
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..jobs.model import MAX_JOB_ID, Job, JobError, QueueFull, parse_time
 from ..jobs.rates import Rate
-from ..jobs.types import types_of
+from ..jobs.types import NoTable, types_of
 from .auth import Principal
 from .handlers import WORKSPACE, compile_caller_script, error_response
 from .middleware import POLICY, PRINCIPAL
@@ -188,10 +188,12 @@ async def submit(request: web.Request) -> web.Response:
         # the partner APIs the script calls always count; types named by the caller add to
         # them and never replace them (else a limit of 0 could be walked around)
         derived = types_of(compiled, workspace.engine.tables)
-    except JobError as error:
+    except NoTable as error:
         if not given:
-            return _json({"err": str(error)}, status=400)
+            return _json({"err": str(error), "type": "NoTable"}, status=400)
         derived = []
+    except JobError as error:
+        return _json({"err": str(error), "type": type(error).__name__}, status=400)
     types = sorted({*derived, *(given or ())})
     not_before = body.get("not_before", 0)
     try:
@@ -210,8 +212,6 @@ async def submit(request: web.Request) -> web.Response:
 async def list_jobs(request: web.Request) -> web.Response:
     limit = _query_number(request, "limit", 1, MAX_LIST, whole=True, default=100)
     principal = _principal(request)
-    if not principal.admin and principal.name is None:
-        raise _Answer(_json({"err": "this endpoint needs an API key"}, status=401))
     owner = None if principal.admin else principal.name
     jobs = await _call(request, request.app[JOBS].list, request.query.get("state"), limit=limit, owner=owner)
     return _json([_summary(j) for j in jobs])
@@ -276,7 +276,11 @@ async def get_rates(request: web.Request) -> web.Response:
 
 @_handler
 async def put_rate(request: web.Request) -> web.Response:
-    """Body: ``{"calls": 20, "per": "second"}``, ``"20/s"``, or ``null`` (or none) to remove the rate."""
+    """Body: ``{"calls": 20, "per": "second"}``, ``"20/s"``, or ``null`` to remove the rate;
+    an empty body is a mistake, not a removal."""
+    if not (await request.read()).strip():
+        return _json({"err": 'the body must be a rate ("20/s", {"calls": 20, "per": "second"}) or null to remove '
+                             "it"}, status=400)
     body = await _body(request)
     try:
         rate = Rate.from_json(body)

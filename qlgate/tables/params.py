@@ -61,31 +61,25 @@ class ParamView:
         return default if value is MISSING else value
 
     def lookup(self, name: str) -> Any:
-        """The value of ``name`` or MISSING. ``config`` is always the config: a caller's
-        parameter, header or body member of that name must not stand in for it."""
-        if name == "config":
-            return self.config
+        """The value of ``name`` or MISSING. ``config`` (and ``config.…``) is always the
+        config: a caller's parameter, header or body member of that name must not stand
+        in for it or for any part of it."""
+        if name.startswith("config") and _is_config(name):
+            return self.config if name == "config" else MISSING
         for layer in self._layers():
             value = layer.get(name, MISSING)
             if value is not MISSING:
                 return value
-        value = self.default(name)
-        if value is not MISSING:
-            return value
-        if name == "config":
-            return self.config
-        return MISSING
+        return self.default(name)
 
     def lookup_below_defaults(self, name: str) -> Any:
         """Layers 1–6 and config: what a default's own tokens resolve against."""
-        if name == "config":
-            return self.config
+        if name.startswith("config") and _is_config(name):
+            return self.config if name == "config" else MISSING
         for layer in self._layers():
             value = layer.get(name, MISSING)
             if value is not MISSING:
                 return value
-        if name == "config":
-            return self.config
         return MISSING
 
     def __getitem__(self, name: str) -> Any:
@@ -124,25 +118,35 @@ class ParamView:
         return out
 
 
+def _is_config(name: str) -> bool:
+    return name == "config" or name.startswith("config.") or name.startswith("config[")
+
+
 def nest_dotted(params: dict[str, Any]) -> dict[str, Any]:
     """Add nested members for flat dotted names (``Offer.MaxBid`` → ``Offer: {MaxBid}``)
-    so templates can walk them; flat keys stay, existing values are never replaced."""
+    so templates can walk them; flat keys stay, existing values are never replaced, and
+    no object it was given is changed: each one on a path is copied before a member is
+    added (the config among them is shared by every request). ``config.…`` names are
+    not nested: the config is the deployer's."""
     out = dict(params)
+    own: set[int] = {id(out)}          # objects made here, free to change
     for key, value in params.items():
-        if "." not in key or key == "config":
+        if "." not in key or _is_config(key):
             continue
         parts = key.split(".")
         node = out
         for part in parts[:-1]:
             child = node.get(part, MISSING)
             if child is MISSING:
-                child = node[part] = {}
+                child = {}
             elif not isinstance(child, dict):
                 node = None
                 break
-            elif node is out and part in params:
-                # a user-given object: copy before adding members
-                child = node[part] = dict(child)
+            elif id(child) not in own:
+                child = dict(child)
+            if id(child) not in own:
+                own.add(id(child))
+                node[part] = child
             node = child
         if node is not None and parts[-1] not in node:
             node[parts[-1]] = value

@@ -71,6 +71,7 @@ async def test_jsonp_is_off_by_default_and_never_wraps_writes(gateway, upstream)
     {"Sec-Fetch-Site": "same-site"},
     {"Host": "evil.example:3000"},          # DNS rebinding: a foreign name that resolves to 127.0.0.1
     {"X-Forwarded-For": "203.0.113.9"},    # a reverse proxy on this host: the client is not local
+    {"Host": "127.0.0.1:3000@evil.example"},
 ])
 async def test_an_open_gateway_refuses_other_sites(gateway, headers):
     async with gateway(TABLES) as client:
@@ -78,6 +79,9 @@ async def test_an_open_gateway_refuses_other_sites(gateway, headers):
             assert resp.status == 403 and "err" in await resp.json()
         async with client.get("/q", params={"s": "return 1;"}, headers={"Sec-Fetch-Site": "same-origin"}) as resp:
             assert resp.status == 200
+        for host in ("localhost:3000", "[::1]:3000", "127.0.0.1"):
+            async with client.get("/q", params={"s": "return 1;"}, headers={"Host": host}) as resp:
+                assert resp.status == 200, host
         own = {"Origin": str(client._base_url).rstrip("/")}
         async with client.post("/q", data="return 1;", headers={"Content-Type": "text/plain", **own}) as resp:
             assert resp.status == 200
@@ -142,3 +146,15 @@ async def test_a_web_page_cannot_submit_jobs_or_change_limits(gateway, tmp_path)
             assert jobs.list() == [] and jobs.limits() == {} and jobs.rates() == {}
     finally:
         jobs.close()
+
+
+async def test_only_describe_endpoints_become_html_pages(gateway):
+    """A route's answer is data a caller may have chosen: even under /api/… and asked
+    for as HTML, it stays JSON; the describe pages escape what comes from files."""
+    routes = {"echo.ql": 'return {"info": "{msg}"} via route "/api/echo?msg={msg}" using method get'}
+    attack = '<meta http-equiv="refresh" content="0;url=https://evil.example/">'
+    async with gateway(TABLES, routes=routes) as client:
+        async with client.get("/api/echo", params={"msg": attack}, headers={"Accept": "text/html"}) as resp:
+            assert resp.content_type == "application/json" and await resp.json() == {"info": attack}
+        async with client.get("/tables", headers={"Accept": "text/html"}) as resp:
+            assert resp.content_type == "text/html" and "<meta http-equiv" not in await resp.text()

@@ -40,7 +40,8 @@ PIECES = ["{", "}", "[", "]", "(", ")", '"', "'", ";", ",", "=", "||", "&&", "!"
           "values", "create table", "require(\"os\")", "using patch 'x.py'", "1e999", "-0", "\x00", "\r\n",
           "\u2028", "é", "--", "/*", "*/", "via route '/x'", "limit", "timeout 1", "9" * 40,
           "using headers 'A' = 'b\x01c'", "using headers 'Host' = 'x'", "using headers '{a}' = '\r\n'",
-          'config = {"a": 1};', "describe items;", "on select post to '{config.base}/items'"]
+          'config = {"a": 1};', "describe items;", "on select post to '{config.base}/items'",
+          "{x[?(@ > 1e999)]}", "{x[(1e999)]}", "{x..*}", "{x[*].a}", "[?(", "[(@.length-1)]", "@.a - 1"]
 
 
 @st.composite

@@ -66,6 +66,19 @@ async def test_post_jobs_gets_the_adhoc_policy_on_the_embedded_backend(tables, t
                                                   "types": ["whatever"], "not_before": "+1h"}) as resp:
                 job = await (await client.get(f"/jobs/{(await resp.json())['id']}")).json()
             assert job["types"] == ["partner", "whatever"] and job["policy"]["inlineTables"] is True
+            # a job's own table counts as the partner API that calls its host; its host must be written out
+            for script, expected in ((inline_call("http://api.partner.example"), ["partner"]),
+                                     (inline_call(observer.base), ["internal"])):
+                async with client.post("/jobs", json={"script": script, "not_before": "+1h"}) as resp:
+                    job = await (await client.get(f"/jobs/{(await resp.json())['id']}")).json()
+                assert job["types"] == expected
+            status, body = await submit('h = "api.partner.example"; create table t on select get from '
+                                        '"http://{h}/x"; return select * from t;')
+            assert status == 400 and "write out the host" in body["err"]
+            # an empty or mistyped body never lifts a limit or a rate
+            for path, body in (("/limits/t", {}), ("/limits/t", {"limt": 0}), ("/rates/t", None)):
+                async with client.put(path, json=body) if body is not None else client.put(path) as resp:
+                    assert resp.status == 400, (path, body)
             # JSON nested deeper than any request needs is a typed 400 on every jobs endpoint
             deep = "[" * 100_000 + "]" * 100_000
             for method, path in (("POST", "/jobs"), ("PUT", "/limits/t"), ("PUT", "/rates/t")):

@@ -164,6 +164,38 @@ async def test_routes_are_the_deployers_and_read_config(gateway, upstream):
             assert await resp.json() == {"site": "EBAY-US"}
 
 
+async def test_a_caller_can_neither_shadow_nor_change_any_part_of_the_config(gateway, upstream):
+    """A query parameter named ``config.svc.key`` must not stand in for that key in a
+    table's URI, nor a dotted parameter plant members into the config every request shares."""
+    upstream.echo("POST", "/post")
+    upstream.reply("GET", "/k", json_body={"ok": 1})
+    tables = {"k.ql": "create table keyed on select get from '{config.base}/k?k={^config.svc.token}'",
+              "post.ql": "create table poster on insert post to '{config.base}/post' "
+                         "using bodyTemplate 'post.mu' type 'application/json'",
+              "post.mu": '{"a": "{{params.a}}"}'}
+    routes = {"cfg.ql": 'return "{config}" via route "/cfg" using method get'}   # the deployer's own view
+    async with gateway(tables, routes=routes) as client:
+        async with client.get("/q", params={"s": "return select * from keyed;", "config.svc.token": "SHADOW"}) as r:
+            assert r.status == 200
+        async with client.post("/q", params={"config.svc.planted": "EVIL", "config.planted": "EVIL"},
+                               data='insert into poster (a, config.svc.p2) values ("x", "EVIL2");',
+                               headers={"Content-Type": "text/plain"}) as r:
+            assert r.status == 200, await r.text()
+        async with client.get("/cfg") as r:
+            config = await r.json()
+    assert upstream.requests[0].query == {"k": SECRET}
+    assert config["svc"] == {"token": "****", "site": "EBAY-US"} and "planted" not in config
+
+
+async def test_a_body_member_cannot_stand_in_for_a_table_a_route_reads(gateway, upstream):
+    upstream.reply("GET", "/items", json_body={"real": 1})
+    routes = {"r.ql": 'return select * from items where q = "x" via route "/read" using method post'}
+    async with gateway(ITEMS, routes=routes) as client:
+        async with client.post("/read", json={"items": {"fake": 1}}) as resp:
+            assert resp.status == 200 and await resp.json() == {"real": 1}
+    assert upstream.paths() == ["/items"]
+
+
 async def test_an_upstream_echoing_a_secret_does_not_hand_it_to_the_caller(gateway, upstream):
     tables = {"echo.ql": "create table echo on select get from '{config.base}/echo' "
                          "using headers 'X-Token' = '{config.svc.token}'"}
