@@ -94,6 +94,20 @@ class Mapping:
     block_merge: bool
     operation: str | None = None
     definition: ast.MappingDef | None = None
+    echo_risk: bool | None = field(default=None, repr=False, compare=False)   # see may_echo_secret
+
+    def may_echo_secret(self, secrets: Any) -> bool:
+        """Could an answer to this mapping's requests hold a config secret? Only if a
+        request carries one: written into its URI or headers at load, read from the
+        config at run time (a token left for later, a body template), or added by a
+        patch. Worked out once; the engine masks answers only where it is so."""
+        if self.echo_risk is None:
+            texts = [self.uri.raw, *(n.raw + v.raw for n, v in self.headers), *map(str, self.defaults.values())]
+            if self.body is not None:
+                texts.append(self.body.source)
+            self.echo_risk = (self.patch is not None or self.auth is not None
+                              or any("config" in t or secrets.mask(t) != t for t in texts))
+        return self.echo_risk
 
     @property
     def name(self) -> str:

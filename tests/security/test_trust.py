@@ -209,6 +209,11 @@ async def test_an_upstream_echoing_a_secret_does_not_hand_it_to_the_caller(gatew
                   ' "lt": "{x[?(@.s < \'a\')]}"};')
         status, body = await q(client, oracle)
         assert status == 200 and body == {"lt": [{"s": "****"}]}, body     # the script saw only ****
+        # an echo that spells it with escapes is masked once decoded
+        escaped = "".join(f"\\u{ord(c):04x}" for c in SECRET)
+        upstream.handler("GET", "/echo", lambda req, body: Reply(body=('{"seen": "%s"}' % escaped).encode()))
+        status, body = await q(client, oracle)
+        assert status == 200 and body == {"lt": [{"s": "****"}]}, body
         # a secret under a public key stays masked in the config a caller's script reads
         status, body = await q(client, 'return {"t": "{config.svc.token}", "s": "{config.svc.site}"};')
         assert status == 200 and body == {"t": "****", "s": "EBAY-US"}
