@@ -163,6 +163,15 @@ async def run(engine: Engine, script: str, **kw: Any) -> Any:
     return (await engine.execute(script, **kw)).value
 
 
+@pytest.fixture
+async def emulator():
+    """The built-in eBay emulator on 127.0.0.1 (``emulator.config()`` points tables at it)."""
+    from qlgate.sandbox.app import RunningSandbox
+    running = await RunningSandbox().start()
+    yield running
+    await running.stop()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def jobs_database(tmp_path_factory):
     """Gateways started by tests keep their embedded job database out of the checkout."""

@@ -181,10 +181,7 @@ class Run:
         value in itself many times (``a2 = ["{a1}", "{a1}"]``) multiplies its size: that is
         counted, so doubling it twenty times fails early instead of filling memory."""
         if isinstance(value, Template):       # the literal is one string: nothing is nested
-            filled = interpolate(value, self.lookup)
-            if isinstance(filled, str) and value.whole_token is None:
-                self.spend(len(filled), "interpolated text")
-            return filled
+            return self.interpolate(value)
         filled, size = self._fill(value)
         self.spend(size, "a JSON literal")
         self.note_size(filled, size)

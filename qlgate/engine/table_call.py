@@ -21,7 +21,7 @@ from ..http.codecs import CharsetError, TransformFailure, decode_text, parse_med
 from ..lang.paths import resultset as select_resultset
 from ..lang.templates import Template, interpolate, interpolate_text
 from ..tables.bodies import render_mustache
-from ..tables.model import Table
+from ..tables.model import UNSAFE_IN_HEADER, Table
 from ..tables.params import ParamView, nest_dotted
 from ..trust import connection_header
 from ..tables.patches import HookContext, MutableURI
@@ -225,7 +225,7 @@ class TableCall:
             name = interpolate_text(name_t, view.lookup, unresolved="").lower()
             if name:
                 value = interpolate_text(value_t, view.lookup, unresolved="")
-                if (name_t.tokens or value_t.tokens) and _UNSAFE_IN_HEADER.search(name + value):
+                if (name_t.tokens or value_t.tokens) and UNSAFE_IN_HEADER.search(name + value):
                     _check_headers({name: value}, self.table.name)  # raises, naming the header
                 if self.table.by_caller and name_t.tokens and connection_header(name):
                     raise InvalidParameter(f"{self.table.name}: an ad-hoc table may not set the header "
@@ -335,10 +335,6 @@ class TableCall:
         return result
 
 
-# CR and LF would end the header and start another (header injection); aiohttp refuses
-# them, and every other control character but tab, with a bare ValueError when it
-# writes the request.
-_UNSAFE_IN_HEADER = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
@@ -353,7 +349,7 @@ def _check_headers(headers: dict[str, str], table: str) -> None:
     or a patch) holds a line break or another control character: the caller's mistake,
     so a 400 naming the header."""
     for name, value in headers.items():
-        part = "name" if _UNSAFE_IN_HEADER.search(name) else "value" if _UNSAFE_IN_HEADER.search(value) else None
+        part = "name" if UNSAFE_IN_HEADER.search(name) else "value" if UNSAFE_IN_HEADER.search(value) else None
         if part is not None:
             shown = repr(name) if part == "name" else name
             raise InvalidParameter(f"{table}: the {part} of header {shown} holds a line break or another "

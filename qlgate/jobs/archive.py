@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .model import Job
-from .sqlite import open_database
+from .sqlite import job_filter, open_database
 
 SCHEMA = """
 create table if not exists archived_jobs (
@@ -41,14 +41,7 @@ class Archive:
         return Job.from_dict(json.loads(row[0])) if row else None
 
     def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> list[Job]:
-        where, params = [], []
-        if state is not None:
-            where.append("state = ?")
-            params.append(state)
-        if owner is not None:
-            where.append("json_extract(record, '$.owner') = ?")
-            params.append(owner)
-        clause = ("where " + " and ".join(where)) if where else ""
+        clause, params = job_filter(state, owner)
         with self._lock:
             rows = self._db.execute(f"select record from archived_jobs {clause} order by id desc limit ?",
                                     (*params, limit))

@@ -24,7 +24,7 @@ from .model import (CANCELLED, DONE, MAX_RUN_SECONDS, QUEUED, RUNNING, STATES, A
                     oversized_result)
 from .rates import MemoryTokens, Rate
 from .runner import run_with_deadline
-from .sqlite import open_database
+from .sqlite import job_filter, open_database
 from .types import check_type
 from .zk.worker import JobRunner
 
@@ -126,14 +126,7 @@ class LocalJobs:
         """Jobs newest first; ``owner``: only those the key of that name submitted."""
         if state is not None and state not in STATES:
             raise JobError(f"unknown state '{state}'; one of {', '.join(STATES)}")
-        where, params = [], []
-        if state is not None:
-            where.append("state = ?")
-            params.append(state)
-        if owner is not None:
-            where.append("json_extract(record, '$.owner') = ?")
-            params.append(owner)
-        clause = ("where " + " and ".join(where)) if where else ""
+        clause, params = job_filter(state, owner)
         with self._lock:
             return self._select(f"{clause} order by id desc limit ?", (*params, limit))
 

@@ -79,6 +79,7 @@ class NotAuthenticated(QlError):
 
 class NotAllowed(QlError):
     status = 403
+    principal: "Principal | None" = None
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,9 @@ class Gatekeeper:
             return Principal(None, frozenset())
         principal = self.principal(request)
         if scope is not PUBLIC and not principal.may(scope):
-            raise NotAllowed(f"the key '{principal.name}' lacks the scope '{scope}' ({SCOPES[scope]})")
+            refused = NotAllowed(f"the key '{principal.name}' lacks the scope '{scope}' ({SCOPES[scope]})")
+            refused.principal = principal          # the access log names who was refused
+            raise refused
         return principal
 
     # ------------------------------------------------------------------ an open gateway

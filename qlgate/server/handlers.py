@@ -109,7 +109,7 @@ def request_info(request: web.Request, route_params: dict[str, str] | None = Non
     return RequestInfo(query, headers, connection, route_params or {})
 
 
-def _text(raw: bytes, request: web.Request) -> str:
+def body_text(raw: bytes, request: web.Request) -> str:
     """A request body as text in its declared charset (UTF-8 when none): a charset we
     do not decode is a 415, bytes that are not in it a 400."""
     try:
@@ -132,12 +132,12 @@ async def parse_body(request: web.Request) -> dict[str, Any]:
     ctype = (request.content_type or "").lower()
     try:
         if ctype.endswith("json"):
-            value = load_json(_text(raw, request))
+            value = load_json(body_text(raw, request))
             return value if isinstance(value, dict) else {"body": value}
         if ctype.endswith("xml"):
-            return xml_to_json(_text(raw, request))
+            return xml_to_json(body_text(raw, request))
         if ctype == "application/x-www-form-urlencoded":
-            return _multi(parse_qsl(_text(raw, request), keep_blank_values=True))
+            return _multi(parse_qsl(body_text(raw, request), keep_blank_values=True))
         return {"body": decode_text(raw, request.charset)}
     except CharsetError as e:
         raise UnsupportedMediaType(str(e)) from None
@@ -184,12 +184,12 @@ async def _script_of(request: web.Request) -> str | None:
     raw = await request.read()
     ctype = (request.content_type or "").lower()
     if ctype in ("", "text/plain", "application/octet-stream", "application/x-qlgate"):
-        return _text(raw, request)
+        return body_text(raw, request)
     if ctype == "application/x-www-form-urlencoded":
-        return dict(parse_qsl(_text(raw, request), keep_blank_values=True)).get("s")
+        return dict(parse_qsl(body_text(raw, request), keep_blank_values=True)).get("s")
     if ctype == "application/json":
         try:
-            body = load_json(_text(raw, request))
+            body = load_json(body_text(raw, request))
         except ValueError as e:
             raise InvalidRequestBody(f"the body is not JSON: {e}") from None
         value = body.get("s", body.get("script")) if isinstance(body, dict) else None

@@ -20,12 +20,12 @@ from typing import Any, Awaitable, Callable
 from aiohttp import web
 
 from ..errors import QlError
-from ..http.codecs import CharsetError, decode_text, load_json
+from ..http.codecs import load_json
 from ..jobs.model import MAX_JOB_ID, Job, JobError, QueueFull, parse_time
 from ..jobs.rates import Rate
 from ..jobs.types import NoTable, types_of
 from .auth import Principal
-from .handlers import WORKSPACE, compile_caller_script, error_response
+from .handlers import WORKSPACE, body_text, compile_caller_script, error_response
 from .middleware import POLICY, PRINCIPAL
 from .responses import json_response as _json
 
@@ -140,10 +140,10 @@ async def _body(request: web.Request) -> Any:
         raise _Answer(_json({"err": f"the body must be application/json, not {request.content_type[:60]}"},
                             status=415))
     try:
-        return load_json(decode_text(raw, request.charset, errors="strict"))
-    except CharsetError as e:
-        raise _Answer(_json({"err": str(e)}, status=415)) from None
-    except (ValueError, UnicodeDecodeError) as e:
+        return load_json(body_text(raw, request))
+    except QlError as error:          # a charset we do not decode (415), bytes not in it (400)
+        raise _Answer(_json({"err": error.message, "type": type(error).__name__}, status=error.status)) from None
+    except ValueError as e:
         raise _Answer(_json({"err": f"the body is not JSON: {e}"}, status=400)) from None
 
 

@@ -44,6 +44,7 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
         request[PRINCIPAL] = principal
         response = await handler(request)
     except QlError as error:       # 401/403 from the gatekeeper
+        principal = getattr(error, "principal", None)
         response = json_response({"err": error.message}, status=error.status)
         if isinstance(error, NotAuthenticated):
             response.headers["WWW-Authenticate"] = 'Bearer realm="qlgate"'

@@ -6,16 +6,8 @@ from pathlib import Path
 import pytest
 
 from qlgate.engine.engine import Engine
-from qlgate.sandbox.app import RunningSandbox
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-async def emulator():
-    running = await RunningSandbox().start()
-    yield running
-    await running.stop()
 
 
 @pytest.fixture

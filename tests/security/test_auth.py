@@ -5,12 +5,11 @@ a public address by accident."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from qlgate.jobs.local import LocalJobs
 from qlgate.server.app import build_app
 from qlgate.server.auth import ENDPOINTS, SCOPES, Gatekeeper
+from tests.sandbox.test_cli import free_port, wait_for
 
 PUBLIC = None
 KEYS = {scope: f"key-for-{scope}-" + "x" * 16 for scope in SCOPES}
@@ -157,88 +157,77 @@ def test_a_bad_key_list_is_a_config_error(entry, problem):
 
 # ------------------------------------------------------------------ the process: access log, start-up
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+class Served:
+    """A ``qlgate serve`` process; ``stderr`` holds what it printed once it stopped."""
+
+    def __init__(self, port: int):
+        self.port, self.stderr = port, ""
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
 
 
-def _serve(tmp_path, config: dict, *args: str) -> tuple[subprocess.Popen, int]:
+@contextlib.contextmanager
+def serving(tmp_path, config: dict, *args: str):
+    """``qlgate serve`` over ``tmp_path`` with ``config``, up and answering /health; stopped
+    (SIGTERM) on the way out. The key of the tests' configs comes from QLGATE_TEST_KEY."""
     (tmp_path / "config.json").write_text(json.dumps(config))
-    port = _free_port()
+    served = Served(free_port())
     proc = subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--config", str(tmp_path / "config.json"),
-                             "--tables", str(tmp_path), "--port", str(port), *args],
+                             "--tables", str(tmp_path), "--port", str(served.port), *args],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "QLGATE_TEST_KEY": "t" * 24,
                                  "QLGATE_JOBS_DATABASE": str(tmp_path / "jobs.sqlite")})
-    return proc, port
-
-
-def _wait_up(proc: subprocess.Popen, url: str, headers: dict[str, str] | None = None) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.communicate()
-        try:
-            urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=1)
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError(f"{url} did not come up")
+    try:
+        wait_for(served.url("/health"), proc, timeout=30)
+        yield served
+    finally:
+        proc.terminate()
+        served.stderr = proc.communicate(timeout=30)[1]
 
 
 def test_the_access_log_names_the_key_never_its_value(tmp_path):
     config = {"gateway": {"auth": {"keys": [{"name": "shop", "key": "${QLGATE_TEST_KEY}", "scopes": ["query"]}]}}}
-    proc, port = _serve(tmp_path, config)
-    try:
-        url = f"http://127.0.0.1:{port}/q?s=return+1%3B"
-        _wait_up(proc, url, {"Authorization": "Bearer " + "t" * 24})
-        for key in ("t" * 24, "wrong-" + "w" * 20):
+    with serving(tmp_path, config) as served:
+        for path, key in (("/q?s=return+1%3B", "t" * 24), ("/q?s=return+1%3B", "wrong-" + "w" * 20),
+                          ("/tables", "t" * 24)):
             try:
-                urllib.request.urlopen(urllib.request.Request(url, headers={"Authorization": f"Bearer {key}"}))
+                urllib.request.urlopen(urllib.request.Request(served.url(path),
+                                                              headers={"Authorization": f"Bearer {key}"}))
             except OSError:
                 pass
-    finally:
-        proc.terminate()
-        _, stderr = proc.communicate(timeout=30)
-    lines = [json.loads(line) for line in stderr.splitlines() if line.startswith('{"time"')]
-    assert {(entry["status"], entry["key"]) for entry in lines} >= {(200, "shop"), (401, None)}
-    assert all(entry["path"] == "/q" and entry["request_id"] and entry["time"].endswith("Z") for entry in lines)
-    assert "t" * 24 not in stderr and "w" * 20 not in stderr
-    assert "API keys required (gateway.auth): shop" in stderr
+    lines = [json.loads(line) for line in served.stderr.splitlines() if line.startswith('{"time"')]
+    seen = {(entry["path"], entry["status"], entry["key"]) for entry in lines}
+    assert seen >= {("/q", 200, "shop"), ("/q", 401, None), ("/tables", 403, "shop")}, seen
+    assert all(entry["request_id"] and entry["time"].endswith("Z") for entry in lines)
+    assert "t" * 24 not in served.stderr and "w" * 20 not in served.stderr
+    assert "API keys required (gateway.auth): shop" in served.stderr
 
 
 def test_an_open_gateway_will_not_start_on_a_public_address_by_accident(tmp_path):
-    proc, _ = _serve(tmp_path, {}, "--host", "0.0.0.0")
-    _, stderr = proc.communicate(timeout=60)
-    assert proc.returncode != 0 and "refusing to serve on 0.0.0.0 without API keys" in stderr
-    proc, port = _serve(tmp_path, {}, "--host", "0.0.0.0", "--insecure")
-    try:
-        _wait_up(proc, f"http://127.0.0.1:{port}/health")
-    finally:
-        proc.terminate()
-        _, stderr = proc.communicate(timeout=30)
-    assert "OPEN and --insecure" in stderr
+    (tmp_path / "config.json").write_text("{}")
+    refused = subprocess.run([sys.executable, "-m", "qlgate", "serve", "--config", str(tmp_path / "config.json"),
+                              "--host", "0.0.0.0", "--port", str(free_port())],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0 and "refusing to serve on 0.0.0.0 without API keys" in refused.stderr
+    with serving(tmp_path, {}, "--host", "0.0.0.0", "--insecure") as served:
+        pass
+    assert "OPEN and --insecure" in served.stderr
 
 
 def test_an_open_gateway_says_so_at_start_up(tmp_path):
-    proc, port = _serve(tmp_path, {})
-    try:
-        _wait_up(proc, f"http://127.0.0.1:{port}/health")
-    finally:
-        proc.terminate()
-        _, stderr = proc.communicate(timeout=30)
-    assert "open gateway (no gateway.auth): it answers loopback clients only" in stderr
+    with serving(tmp_path, {}) as served:
+        pass
+    assert "open gateway (no gateway.auth): it answers loopback clients only" in served.stderr
 
 
 def test_the_jobs_cli_sends_its_api_key(tmp_path):
     (tmp_path / "t.ql").write_text("create table t on select get from 'http://127.0.0.1:9/x'")
     (tmp_path / "job.ql").write_text("return 1;")
     config = {"gateway": {"auth": {"keys": [{"name": "cli", "key": "${QLGATE_TEST_KEY}", "scopes": ["jobs"]}]}}}
-    proc, port = _serve(tmp_path, config)
-    try:
-        _wait_up(proc, f"http://127.0.0.1:{port}/health")
+    with serving(tmp_path, config) as served:
         command = [sys.executable, "-m", "qlgate", "jobs", "submit", "job.ql", "--type", "t",
-                   "--gateway", f"http://127.0.0.1:{port}"]
+                   "--gateway", served.url("")]
         refused = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60,
                                  env={k: v for k, v in os.environ.items() if k != "QLGATE_API_KEY"})
         assert refused.returncode != 0 and "needs an API key" in refused.stderr
@@ -248,6 +237,3 @@ def test_the_jobs_cli_sends_its_api_key(tmp_path):
                                  timeout=60)
         assert by_env.returncode == 0 and by_flag.returncode == 0, (by_env.stderr, by_flag.stderr)
         assert int(by_flag.stdout) == int(by_env.stdout) + 1
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=30)

@@ -32,13 +32,6 @@ CONTROL = [("GET", "/_sandbox/requests"), ("DELETE", "/_sandbox/requests"),
 
 
 @pytest.fixture
-async def emulator():
-    running = await RunningSandbox().start()
-    yield running
-    await running.stop()
-
-
-@pytest.fixture
 async def gateway(emulator):
     engine = Engine(tables=ROOT / "tables", config=emulator.config())
     server = TestServer(build_app(engine), host="127.0.0.1")
