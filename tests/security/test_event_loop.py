@@ -49,8 +49,10 @@ async def test_health_answers_while_the_worst_scripts_compile(gateway):
         compiling = time.perf_counter() - started
         stop.set()
         latencies = await probe
-    assert compiling > 0.2 and len(latencies) >= 5      # the compiles did take a while
-    assert max(latencies) < 0.1, f"/health took {max(latencies) * 1000:.0f} ms while scripts compiled"
+    assert compiling > 0.8 and len(latencies) >= 5      # the compiles did take a while (~0.4 s each)
+    # compiled on the loop, a probe would wait out a whole compile (~400 ms here); on the compile
+    # thread it waits at most for a GIL switch or a collection, on a shared and noisy machine
+    assert max(latencies) < 0.2, f"/health took {max(latencies) * 1000:.0f} ms while scripts compiled"
 
 
 async def test_failed_compiles_are_cached(gateway):

@@ -98,6 +98,10 @@ def test_a_cancel_request_stops_the_script_from_its_news_or_after_a_gap_from_the
     worker.start()
     hand(zk, layout, 1, 2, seconds=30)
     started.wait_for(2)
+    deadline = time.monotonic() + 10
+    while worker._cancels.seen is None:      # its first read of the cancel news has happened
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
 
     tx = zk.transaction()
     ask_to_cancel(tx, layout, "w", "1-1")                  # beside the record, as ZkJobs.cancel does
