@@ -163,13 +163,16 @@ class Engine:
                            request: RequestInfo | None = None, base_dir: Path | None = None,
                            request_id: str | None = None,
                            call_gate: Callable[[str], Awaitable[None]] | None = None,
-                           values_only: frozenset[str] = frozenset()) -> Result:
+                           values_only: frozenset[str] = frozenset(),
+                           call_deadline: float | None = None) -> Result:
         """Run a compiled script under the trust it was compiled with. ``values_only``:
-        context names that are data (a request body's members), never a table."""
+        context names that are data (a request body's members), never a table.
+        ``call_deadline``: the longest one upstream call may take, retries included
+        (a job's calls must end in bounded time, ``jobs/zk/lease.py``)."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(self, compiled.plan, tables, context=context, request=request, base_dir=base_dir,
                   request_id=request_id or None, trust=compiled.trust, call_gate=call_gate,
-                  values_only=values_only)
+                  values_only=values_only, call_deadline=call_deadline)
         try:
             value, headers = await run.execute()
         except QlError as error:

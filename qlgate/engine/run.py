@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable
 
-from ..errors import CompileError, QlError, ScriptBudgetExceeded, StatementError
+from ..errors import CompileError, QlError, ScriptBudgetExceeded, StatementError, UpstreamTimeout
 from ..http.client import HttpRequest, HttpResponse
 from ..lang import ast
 from ..lang.templates import Template, interpolate, interpolate_text, parse_template
@@ -52,7 +52,7 @@ class Run:
                  context: dict[str, Any] | None = None, request: RequestInfo | None = None,
                  base_dir: Path | None = None, request_id: str | None = None, trust: Trust | None = None,
                  call_gate: Callable[[str], Awaitable[None]] | None = None,
-                 values_only: frozenset[str] = frozenset()):
+                 values_only: frozenset[str] = frozenset(), call_deadline: float | None = None):
         self.engine = engine
         self.plan = plan
         self.tables = tables
@@ -66,6 +66,7 @@ class Run:
         self.upstream_check = self.trust.check_url if self.trust.allowed_hosts is not None else None
         self._script_config: dict[str, Any] | None = None
         self.call_gate = call_gate
+        self.call_deadline = call_deadline   # seconds one upstream call may take in all, or None
         self._base_dir = base_dir
         self.context = dict(context or {})
         self.values_only = values_only        # context names that are data, never a table
@@ -273,7 +274,10 @@ class Run:
                             start=started - self.diagnostics.started)
         self.diagnostics.calls.append(record)
         try:
-            response = await self.engine.http.send(request)
+            if self.call_deadline is None:
+                response = await self.engine.http.send(request)
+            else:
+                response = await self._send_within(request, self.call_deadline)
         except QlError as e:
             record.error = self.secrets.mask(e.message)
             record.end = time.perf_counter() - self.diagnostics.started
@@ -283,6 +287,19 @@ class Run:
         record.end = time.perf_counter() - self.diagnostics.started
         record.attempts = response.attempts
         return response
+
+    async def _send_within(self, request: HttpRequest, seconds: float) -> HttpResponse:
+        """A call that ends within ``seconds`` whatever the upstream does (the HTTP
+        client's timeout is per read: a server dripping bytes never trips it)."""
+        deadline = asyncio.timeout(seconds)
+        try:
+            async with deadline:
+                return await self.engine.http.send(request)
+        except TimeoutError:
+            if deadline.expired():
+                raise UpstreamTimeout(f"the call took longer than its deadline of {seconds:g} s: "
+                                      f"{request.method.upper()} {self.secrets.mask(request.url)}") from None
+            raise
 
     # ------------------------------------------------------------------ execution
     async def execute(self) -> tuple[Any, dict[str, str]]:

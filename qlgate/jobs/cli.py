@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 import time
+import uuid
 from datetime import datetime, timezone
 from typing import Any
 
@@ -41,6 +42,9 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
                         help="where finished jobs go when this process is the limiter master")
     worker.add_argument("--keep-finished", type=float, default=3600.0, metavar="S",
                         help="how long finished jobs stay in ZooKeeper before they are archived")
+    worker.add_argument("--stop-timeout", type=float, default=None, metavar="S",
+                        help="SIGTERM stops the worker within S seconds whatever ZooKeeper's state "
+                             "(default: config jobs.stopTimeout, 10)")
     worker.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
 
     limiter = sub.add_parser("limiter", help="stand for limiter master only (no jobs run here)")
@@ -50,6 +54,9 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
     limiter.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
     limiter.add_argument("--archive", default=".qlgate/archive.sqlite", metavar="FILE")
     limiter.add_argument("--keep-finished", type=float, default=3600.0, metavar="S")
+    limiter.add_argument("--stop-timeout", type=float, default=None, metavar="S",
+                         help="SIGTERM stops the limiter within S seconds (default: config jobs.stopTimeout, 10)")
+    limiter.add_argument("--config", metavar="FILE", help="config file (default: config/dev.json)")
     limiter.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
 
     jobs = sub.add_parser("jobs", help="submit, watch, cancel and limit jobs")
@@ -75,6 +82,9 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
     submit.add_argument("--max-attempts", type=int, default=3, help="1 to 20")
     submit.add_argument("--max-seconds", type=float, metavar="S",
                         help="the run's deadline (default and most: config jobs.maxRunSeconds, 3600)")
+    submit.add_argument("--idempotency-key", metavar="KEY",
+                        help="a second submit with the same key answers the first one's job (default: a "
+                             "fresh key, so this command's own retries never queue a job twice)")
     common(submit, routes=False)
     target(submit)
     for name, text in (("status", "a job's state, attempts and timings"), ("cancel", "cancel a job"),
@@ -114,50 +124,47 @@ def run_worker(args: argparse.Namespace) -> int:
     from .zk.limiter import Limiter
     from .zk.worker import Worker
 
-    logging.basicConfig(level=getattr(logging, args.log_level.upper()),
-                        format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
-    logging.getLogger("kazoo").setLevel(logging.WARNING)
+    _log_to_stderr(args.log_level)
     if args.slots < 1:
         raise JobsCommandError("--slots must be at least 1")
+    config = load_config(args.config)
+    settings = cluster_settings(config, args)
     # the limiter and kazoo threads wait on the network all the time; with the default
     # 5 ms switch interval each wait costs them up to 5 ms behind the busy job loop
     sys.setswitchinterval(0.0002)
     install()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="worker-loop", daemon=True).start()
-    config = load_config(args.config)
-    try:
-        max_run_seconds = check_run_seconds((config.data.get("jobs") or {}).get("maxRunSeconds", 3600))
-    except JobError as error:
-        raise JobsCommandError(str(error)) from None
     # jobs run under the trust they were submitted with: this config's gateway.adhoc for callers' scripts
     workspace = asyncio.run_coroutine_threadsafe(Workspace.open(tables=args.tables, config=config), loop).result(30)
     if workspace.emulator is not None:
         log.warning("no eBay credentials: this worker's eBay tables use its own emulator at %s",
                     workspace.emulator.base)
-    client = zk_client(args.zookeeper, timeout=args.session_timeout)
+    client = zk_client(args.zookeeper, timeout=args.session_timeout, retry_max_delay=settings["retryMaxDelay"])
     client.start(30)
     from .rates import CallGate
     from .zk.rates import ZkTokens
     gate = CallGate(ZkTokens(client, root=args.root))
-    worker = Worker(client, EngineRunner(workspace, gate), name=args.name, slots=args.slots, root=args.root, loop=loop,
-                    max_run_seconds=max_run_seconds)
+    # the worker wraps the gate in its lease: every call of a run checks it (zk/lease.py)
+    worker = Worker(client, EngineRunner(workspace, gate), name=args.name, slots=args.slots, root=args.root,
+                    loop=loop, max_run_seconds=settings["maxRunSeconds"], call_timeout=settings["callTimeout"])
     limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root,
                                                     archive=Archive(args.archive), keep_finished=args.keep_finished)
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+    stop = _stop_on_signals()
     worker.start()
     if limiter is not None:
         limiter.start()
-    log.info("worker %s with %d slot(s) on %s", worker.name, args.slots, args.zookeeper)
+    log.info("worker %s with %d slot(s) on %s%s", worker.name, args.slots, args.zookeeper,
+             "" if limiter is not None else " (no limiter here)")
     stop.wait()
-    log.info("worker %s stopping: finishing the runs in hand", worker.name)
+    bound = settings["stopTimeout"]
+    _exit_at_the_latest(bound, f"worker {worker.name}")
+    log.info("worker %s stopping within %g s: runs in hand get half of it to finish", worker.name, bound)
     if limiter is not None:
-        limiter.stop()
-    worker.stop(drain=True)
-    client.stop()
-    client.close()
+        limiter.stop(timeout=bound * 0.2)
+    worker.stop(drain=True, timeout=bound * 0.7)
+    _close_client(client, bound * 0.1)
+    log.info("worker %s stopped", worker.name)
     return 0
 
 
@@ -166,26 +173,87 @@ def run_limiter(args: argparse.Namespace) -> int:
     import os
     import socket
 
+    from ..workspace import load_config
     from .zk.session import zk_client
     from .archive import Archive
     from .zk.limiter import Limiter
 
-    logging.basicConfig(level=getattr(logging, args.log_level.upper()),
-                        format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
-    logging.getLogger("kazoo").setLevel(logging.WARNING)
+    _log_to_stderr(args.log_level)
+    settings = cluster_settings(load_config(args.config), args)
     sys.setswitchinterval(0.0002)      # decisions wait on kazoo's thread: hand the GIL over promptly
-    client = zk_client(args.zookeeper, timeout=args.session_timeout)
+    client = zk_client(args.zookeeper, timeout=args.session_timeout, retry_max_delay=settings["retryMaxDelay"])
     client.start(30)
     limiter = Limiter(client, name=args.name or f"limiter-{socket.gethostname()}-{os.getpid()}",
                       root=args.root, archive=Archive(args.archive), keep_finished=args.keep_finished).start()
+    stop = _stop_on_signals()
+    log.info("limiter %s on %s", limiter.name, args.zookeeper)
+    stop.wait()
+    bound = settings["stopTimeout"]
+    _exit_at_the_latest(bound, f"limiter {limiter.name}")
+    limiter.stop(timeout=bound * 0.8)
+    _close_client(client, bound * 0.2)
+    return 0
+
+
+def cluster_settings(config: Any, args: argparse.Namespace | None = None) -> dict[str, float]:
+    """The job cluster's timing settings from config ``jobs`` (command-line flags win):
+    ``maxRunSeconds`` (3600), ``callTimeout`` (10: the longest one upstream call of a
+    run may take; the limiter waits that long past a lost worker's session before it
+    re-grants its runs), ``stopTimeout`` (10: SIGTERM to exit), ``retryMaxDelay`` (1:
+    the longest back-off between ZooKeeper reconnects)."""
+    from .zk.session import RETRY_MAX_DELAY_S
+    from .zk.worker import CALL_TIMEOUT_S
+    jobs = (config.data.get("jobs") or {}) if config is not None else {}
+    out: dict[str, float] = {}
+    try:
+        out["maxRunSeconds"] = check_run_seconds(jobs.get("maxRunSeconds", 3600))
+        for name, default in (("callTimeout", CALL_TIMEOUT_S), ("stopTimeout", 10.0),
+                              ("retryMaxDelay", RETRY_MAX_DELAY_S)):
+            flag = getattr(args, {"stopTimeout": "stop_timeout"}.get(name, "-"), None) if args else None
+            out[name] = _seconds(f"jobs.{name}", flag if flag is not None else jobs.get(name, default))
+    except JobError as error:
+        raise JobsCommandError(str(error)) from None
+    return out
+
+
+def _seconds(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 86400:
+        raise JobError(f"{name} must be a number of seconds above 0, not {value!r}")
+    return float(value)
+
+
+def _log_to_stderr(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level.upper()),
+                        format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
+    # kazoo's own lines on a lost connection repeat ours, with a traceback: errors only
+    logging.getLogger("kazoo").setLevel(logging.ERROR)
+
+
+def _stop_on_signals() -> threading.Event:
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    stop.wait()
-    limiter.stop()
-    client.stop()
-    client.close()
-    return 0
+    return stop
+
+
+def _exit_at_the_latest(seconds: float, what: str) -> None:
+    """Whatever blocks the orderly stop (a ZooKeeper away, a thread in a call), the
+    process ends ``seconds`` after the signal: runs it could not hand back are
+    re-run elsewhere once its session has expired."""
+    def hard_exit() -> None:
+        log.warning("%s: not stopped within %g s; exiting now", what, seconds)
+        logging.shutdown()
+        os._exit(0)
+    timer = threading.Timer(seconds, hard_exit)
+    timer.daemon = True
+    timer.start()
+
+
+def _close_client(client: Any, seconds: float) -> None:
+    """End the session (kazoo's stop waits on its connection thread: bounded here)."""
+    closer = threading.Thread(target=lambda: (client.stop(), client.close()), daemon=True)
+    closer.start()
+    closer.join(max(0.1, seconds))
 
 
 # ------------------------------------------------------------------ jobs
@@ -290,10 +358,12 @@ def _submit(args: argparse.Namespace, backend) -> int:
         not_before = parse_time(args.not_before)
     except JobError as error:
         raise JobError(f"--not-before {error}") from None
+    # one key for every try of this command: a retry after a lost answer finds the first job
+    key = args.idempotency_key or f"cli-{uuid.uuid4()}"
     return submit_with_backoff(
         lambda: backend.submit(script, types=types, vars=variables, priority=args.priority,
                                not_before=not_before, max_attempts=args.max_attempts,
-                               max_seconds=args.max_seconds),
+                               max_seconds=args.max_seconds, idempotency_key=key),
         on_wait=lambda delay: print(f"queue full, retrying in {delay:.1f} s", file=sys.stderr))
 
 

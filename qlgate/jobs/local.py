@@ -19,9 +19,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .model import (CANCELLED, DONE, MAX_RUN_SECONDS, QUEUED, RUNNING, STATES, Attempt, Job, JobError, JobNotFound,
-                    QueueFull, RecordError, attempt_error, check_job_id, check_limit, finish_attempt, new_job,
-                    oversized_result)
+from .model import (CANCELLED, DONE, KEY_KEEP_S, MAX_RUN_SECONDS, QUEUED, RUNNING, STATES, Attempt, Job, JobError,
+                    JobNotFound, QueueFull, RecordError, attempt_error, check_idempotency_key, check_job_id,
+                    check_limit, finish_attempt, key_digest, new_job, oversized_result)
 from .rates import MemoryTokens, Rate
 from .runner import run_with_deadline
 from .sqlite import job_filter, open_database
@@ -39,6 +39,12 @@ create table if not exists jobs (
 create index if not exists jobs_queue on jobs (state, priority desc, due, id);
 create table if not exists limits (type text primary key, value integer not null);
 create table if not exists rates (type text primary key, calls integer not null, per text not null);
+create table if not exists idempotency_keys (
+    digest text primary key,                  -- model.key_digest(owner, key)
+    job_id integer not null,
+    at real not null
+);
+create index if not exists idempotency_keys_by_age on idempotency_keys (at);
 """
 WORKER_NAME = "embedded"
 log = logging.getLogger("qlgate.jobs.local")
@@ -98,13 +104,22 @@ class LocalJobs:
     def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
                priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
                max_seconds: float | None = None, trust: str = "deployer", owner: str | None = None,
-               policy: dict[str, Any] | None = None) -> int:
+               policy: dict[str, Any] | None = None, idempotency_key: str | None = None) -> int:
+        """Queue a job; its id. With ``idempotency_key``, a second submission under the
+        same key and owner answers the first one's id (keys last ``KEY_KEEP_S``)."""
+        key = check_idempotency_key(idempotency_key)
         job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
                       max_attempts=max_attempts, max_seconds=max_seconds, max_run_seconds=self.max_run_seconds,
                       trust=trust, owner=owner, policy=policy)
+        digest = key_digest(owner, key) if key is not None else None
         # one transaction: other gateway processes never see a row without its record,
         # and the queue's bound holds across them
         with self._transaction():
+            if digest is not None:
+                self._db.execute("delete from idempotency_keys where at < ?", (time.time() - KEY_KEEP_S,))
+                row = self._db.execute("select job_id from idempotency_keys where digest = ?", (digest,)).fetchone()
+                if row is not None:
+                    return row[0]
             (queued,) = self._db.execute("select count(*) from jobs where state = ?", (QUEUED,)).fetchone()
             if queued >= self.max_queue:
                 raise QueueFull(f"the queue holds {queued} jobs, its limit", retry_after=1.0)
@@ -112,6 +127,8 @@ class LocalJobs:
                                       (QUEUED, job.priority, max(job.submitted, job.not_before)))
             job.id = cursor.lastrowid
             self._save(job)
+            if digest is not None:
+                self._db.execute("insert into idempotency_keys values (?, ?, ?)", (digest, job.id, time.time()))
         self._kick()
         return job.id
 

@@ -3,6 +3,7 @@ slots of, its priority and due time, and what happened on each attempt."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -189,6 +190,24 @@ def _finite(value: Any) -> bool:
     return _whole(value) or (isinstance(value, float) and math.isfinite(value))
 
 
+KEY_KEEP_S = 86400.0          # how long an idempotency key keeps naming its job
+
+
+def check_idempotency_key(key: Any) -> str | None:
+    """A client's idempotency key: any printable text up to 200 characters."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 0 < len(key) <= 200 or not key.isprintable():
+        raise JobError("an idempotency key is printable text of 1 to 200 characters")
+    return key
+
+
+def key_digest(owner: str | None, key: str) -> str:
+    """Where a key is kept: per owner (two API keys may choose the same text), hashed
+    so that any text makes a valid node name."""
+    return hashlib.sha256(f"{owner or ''}\0{key}".encode()).hexdigest()[:40]
+
+
 def check_limit(limit: Any) -> int:
     """A type's limit: how many of its runs may hold a slot at once."""
     if not _whole(limit) or not 0 <= limit <= MAX_LIMIT:
@@ -255,6 +274,12 @@ def oversized_result(result: Any) -> str | None:
         return None
     return (f"ResultTooLarge: the result takes {size:,} bytes; a job keeps at most {MAX_RESULT_BYTES:,} "
             "(return less, or have the script write it elsewhere)")
+
+
+def queue_place(job: Job) -> float:
+    """The due time a job was first queued with: a run taken back (its worker lost,
+    fenced or stopped) goes back to this place, not to the end of its priority."""
+    return max(job.submitted, job.not_before)
 
 
 def finish_attempt(job: Job, error: str | None, *, cancelled: bool = False) -> None:

@@ -14,6 +14,14 @@ from .model import Job, JobError, JobNotFound, QueueFull
 from .rates import Rate
 
 
+SUBMIT_TRIES = 4
+
+
+class GatewayUnreachable(JobError):
+    """No answer from the gateway (refused, reset, timed out): a keyed submission is sent again."""
+    status = 503
+
+
 class GatewayJobs:
     """``api_key``: sent as ``Authorization: Bearer`` to a gateway with ``gateway.auth``."""
 
@@ -27,9 +35,11 @@ class GatewayJobs:
     def close(self) -> None:
         pass
 
-    def _call(self, method: str, path: str, body: Any = None, timeout: float | None = None) -> Any:
+    def _call(self, method: str, path: str, body: Any = None, timeout: float | None = None,
+              headers: dict[str, str] | None = None) -> Any:
         data = None if body is None else body if isinstance(body, bytes) else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers=self._headers)
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={**self._headers, **(headers or {})})
         try:
             with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
                 return json.loads(response.read() or b"null")
@@ -46,16 +56,30 @@ class GatewayJobs:
             failure.status = error.code
             raise failure from None
         except (urllib.error.URLError, OSError) as error:
-            raise JobError(f"cannot reach the gateway at {self.base}: {getattr(error, 'reason', error)}") from None
+            raise GatewayUnreachable(f"cannot reach the gateway at {self.base}: "
+                                     f"{getattr(error, 'reason', error)}") from None
 
     def submit(self, script: str, *, types: Iterable[str] | None = None, vars: dict[str, Any] | None = None,
                priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
-               max_seconds: float | None = None) -> int:
+               max_seconds: float | None = None, idempotency_key: str | None = None) -> int:
+        """With ``idempotency_key`` (``Idempotency-Key``), a submission whose answer was
+        lost is sent again, up to ``SUBMIT_TRIES`` times: the gateway answers the job the
+        first one made, so a retry never queues a second."""
         body = {"script": script, "vars": vars or {}, "priority": priority, "not_before": not_before,
                 "max_attempts": max_attempts, "max_seconds": max_seconds}
         if types is not None:
             body["types"] = list(types)
-        return self._call("POST", "/jobs", body)["id"]
+        if idempotency_key is None:
+            return self._call("POST", "/jobs", body)["id"]
+        headers = {"Idempotency-Key": idempotency_key}
+        for attempt in range(1, SUBMIT_TRIES + 1):
+            try:
+                return self._call("POST", "/jobs", body, headers=headers)["id"]
+            except GatewayUnreachable:
+                if attempt == SUBMIT_TRIES:
+                    raise
+                time.sleep(min(2.0, 0.2 * 2 ** attempt))
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def get(self, job_id: int) -> Job:
         return Job.from_dict(self._call("GET", f"/jobs/{int(job_id)}"))

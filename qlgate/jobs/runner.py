@@ -12,7 +12,6 @@ from ..errors import QlError
 from ..values import MISSING
 from ..workspace import Workspace
 from .model import MAX_RUN_SECONDS, Job, JobTimeout
-from .rates import CallGate
 
 
 class JobFailed(Exception):
@@ -48,10 +47,12 @@ class EngineRunner:
     config only), on whichever worker takes it. Results are masked like the
     gateway's answers."""
 
-    def __init__(self, workspace: Workspace | Engine, gate: CallGate | None = None):
+    def __init__(self, workspace: Workspace | Engine, gate: Callable[[str], Awaitable[None]] | None = None, *,
+                 call_deadline: float | None = None):
         self.workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
         self.engine = self.workspace.engine
-        self.gate = gate                 # call-rate limits, awaited before each upstream call
+        self.gate = gate                 # call-rate limits (and a worker's lease), awaited before each call
+        self.call_deadline = call_deadline   # jobs.callTimeout: no call of a run takes longer
 
     async def __call__(self, job: Job) -> Any:
         engine, secrets = self.engine, self.engine.config.secrets
@@ -67,12 +68,13 @@ class EngineRunner:
             else:   # a long compile must not hold up the other runs on this loop
                 compiled = await asyncio.to_thread(engine.compile, job.script, trust=trust)
             result = await engine.run_compiled(compiled, context=job.vars, request_id=f"job-{job.id}-{job.run}",
-                                               call_gate=self.gate)
+                                               call_gate=self.gate, call_deadline=self.call_deadline)
         except QlError as error:
             raise JobFailed(secrets.mask(str(error))) from None
         return None if result.value is MISSING else secrets.mask_value(result.value)
 
     async def close(self) -> None:
-        if self.gate is not None:
-            await asyncio.to_thread(self.gate.give_back)
+        give_back = getattr(self.gate, "give_back", None)
+        if give_back is not None:
+            await asyncio.to_thread(give_back)
         await self.workspace.close()

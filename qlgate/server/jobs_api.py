@@ -200,11 +200,14 @@ async def submit(request: web.Request) -> web.Response:
         not_before = parse_time(str(not_before)) if not_before else 0.0
     except JobError as error:
         return _json({"err": f"not_before {error}"}, status=400)
+    # a client's retry of the same submission (its answer lost on the way) names the same key
+    # and gets the first one's job, never a second
+    key = request.headers.get("Idempotency-Key", body.get("idempotency_key"))
     job_id = await _call(request, backend.submit, body["script"], types=types, vars=body.get("vars") or {},
                          priority=body.get("priority", 0), not_before=not_before,
                          max_attempts=body.get("max_attempts", 3), max_seconds=body.get("max_seconds"),
                          trust="caller", owner=_principal(request).name,
-                         policy=workspace.trust("caller").to_record())
+                         policy=workspace.trust("caller").to_record(), idempotency_key=key)
     return _json({"id": job_id, "href": f"/jobs/{job_id}"}, status=202, headers={"Location": f"/jobs/{job_id}"})
 
 

@@ -20,13 +20,15 @@ from tests.jobs.observer import TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION_S = 2.0
+CALL_TIMEOUT_S = 5.0     # jobs.callTimeout: a lost worker's runs are re-granted this long after its session
 
 
 @pytest.fixture
 def setup(tmp_path, observer):
     (tmp_path / "tables").mkdir()
     (tmp_path / "tables" / "partner.ql").write_text(TABLES)
-    (tmp_path / "config.json").write_text(json.dumps({"base": observer.base}))
+    (tmp_path / "config.json").write_text(json.dumps({"base": observer.base,
+                                                      "jobs": {"callTimeout": CALL_TIMEOUT_S}}))
     return tmp_path
 
 
@@ -183,7 +185,7 @@ def test_a_worker_frozen_past_its_session_loses_its_run_and_comes_back(workers, 
     victim = wait_for_state(jobs, job_id, "running").attempts[-1].worker
     os.kill(workers.procs[victim].pid, signal.SIGSTOP)      # alive, but silent: its session expires
     try:
-        deadline = time.monotonic() + SESSION_S + 10
+        deadline = time.monotonic() + SESSION_S + CALL_TIMEOUT_S + 10
         while (job := jobs.get(job_id)).run < 2:
             assert time.monotonic() < deadline, "the frozen worker's run was never taken back"
             time.sleep(0.05)

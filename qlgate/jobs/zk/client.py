@@ -8,13 +8,14 @@ import threading
 import time
 from typing import Any, Iterable
 
-from kazoo.client import KazooClient
-from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
+from kazoo.client import KazooClient, KazooState
+from kazoo.exceptions import BadVersionError, ConnectionLoss, NoNodeError, NodeExistsError, SessionExpiredError
 
 from ..archive import Archive
 from ..ids import IdAllocator
 from ..model import (CANCELLED, MAX_RUN_SECONDS, QUEUED, RUNNING, STATES, Job, JobError, JobNotFound, QueueFull,
-                     check_job_id, check_limit, new_job, parse_queue_key, queue_key_types)
+                     check_idempotency_key, check_job_id, check_limit, key_digest, new_job, parse_queue_key,
+                     queue_key_types)
 from ..types import check_type
 from ..rates import Rate
 from .layout import (Layout, ask_to_cancel, commit, decode, dequeue, encode, enqueue, forget_bucket, mark_finished,
@@ -23,6 +24,7 @@ from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
 EXACT_WITHIN = 64    # submissions this close to the queue bound are checked at commit
+SUBMIT_RETRIES = 5   # reads around a submission retried across connection losses
 
 
 class ZkJobs:
@@ -49,17 +51,26 @@ class ZkJobs:
     def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
                priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
                max_seconds: float | None = None, trust: str = "deployer", owner: str | None = None,
-               policy: dict[str, Any] | None = None) -> int:
+               policy: dict[str, Any] | None = None, idempotency_key: str | None = None) -> int:
+        """Queue a job; its id. Never queues it twice: the id is chosen before the
+        transaction, so after a ConnectionLoss (which may hide a commit that landed)
+        the job's node tells whether it did. With ``idempotency_key``, a second
+        submission under the same key and owner — a client's retry, from any
+        process — answers the first one's id (keys last ``KEY_KEEP_S``)."""
+        key = check_idempotency_key(idempotency_key)
         job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
                       max_attempts=max_attempts, max_seconds=max_seconds, max_run_seconds=self.max_run_seconds,
                       trust=trust, owner=owner, policy=policy)
+        key_path = self.layout.key(key_digest(owner, key)) if key is not None else None
+        if key_path is not None and (earlier := self._keyed(key_path)) is not None:
+            return earlier
         due = max(job.submitted, job.not_before)
         while True:
-            stat = self.client.exists(self.layout.queue)
+            stat = self._call(self.client.exists, self.layout.queue)
             if stat.numChildren >= self.max_queue:
                 raise QueueFull(f"the queue holds {stat.numChildren} jobs, its limit", retry_after=1.0)
             if not job.id:
-                job.id = self.ids.next_id()
+                job.id = self._call(self.ids.next_id)
             tx = self.client.transaction()
             if stat.numChildren >= self.max_queue - EXACT_WITHIN:
                 # near the bound, the count must still hold at commit: the queue node's version is
@@ -69,11 +80,51 @@ class ZkJobs:
             record = job.to_dict()
             tx.create(self.layout.job(job.id), encode(record))
             enqueue(tx, self.layout, record, 0, due)
+            if key_path is not None:
+                tx.create(key_path, encode({"id": job.id, "at": time.time()}))
             try:
                 commit(tx)
                 return job.id
             except BadVersionError:
                 continue              # another submission or a cancel came first: count again
+            except NodeExistsError:
+                # the key was taken meanwhile (the same request, sent twice at once), or our own
+                # commit had landed before a connection loss hid it
+                if key_path is not None and (earlier := self._keyed(key_path)) is not None:
+                    return earlier
+                if self._call(self.client.exists, self.layout.job(job.id)) is not None:
+                    return job.id
+                raise
+            except (ConnectionLoss, SessionExpiredError):
+                self._await_connection()
+                if self._call(self.client.exists, self.layout.job(job.id)) is not None:
+                    return job.id     # it had landed: the id was ours alone
+                continue
+
+    def _keyed(self, path: str) -> int | None:
+        try:
+            data, _ = self._call(self.client.get, path)
+        except NoNodeError:
+            return None
+        return int(decode(data)["id"])
+
+    def _call(self, method, *args, **kwargs):
+        """A read, retried across a connection loss (reads are safe to repeat)."""
+        for attempt in range(SUBMIT_RETRIES):
+            try:
+                return method(*args, **kwargs)
+            except (ConnectionLoss, SessionExpiredError):
+                if attempt == SUBMIT_RETRIES - 1:
+                    raise
+                self._await_connection()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _await_connection(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self.client.state != KazooState.CONNECTED:
+            if time.monotonic() > deadline:
+                raise ConnectionLoss(f"no ZooKeeper connection for {timeout:g} s")
+            time.sleep(0.02)
 
     # ------------------------------------------------------------------ read
     def get(self, job_id: int) -> Job:

@@ -16,6 +16,8 @@
     limits/<type>                    how many runs of the type may hold a slot at once
     ids/<category>                   free id ranges (see ids.py)
     finished/<10 s bucket>/<id>      jobs that ended, by when (see mark_finished)
+    keys/<digest>                    an idempotency key's job (data: its id and when), made
+                                     with the job; a retried submission finds it here
 """
 
 from __future__ import annotations
@@ -213,9 +215,16 @@ class Layout:
     def finished(self) -> str:
         return f"{self.root}/finished"
 
+    @property
+    def keys(self) -> str:
+        return f"{self.root}/keys"
+
+    def key(self, digest: str) -> str:
+        return f"{self.root}/keys/{digest}"
+
     def ensure(self, client) -> None:
         for path in (self.jobs, self.queue, self.workers, self.assign_root, self.cancel_root, self.election,
-                     self.running_root, self.limits, self.ids, self.finished):
+                     self.running_root, self.limits, self.ids, self.finished, self.keys):
             client.ensure_path(path)
 
 

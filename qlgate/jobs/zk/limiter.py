@@ -37,10 +37,11 @@ from kazoo.exceptions import (BadVersionError, ConnectionClosedError, Connection
                               NodeExistsError, NotEmptyError, SessionExpiredError)
 
 from ..archive import Archive
-from ..model import QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key
+from ..model import KEY_KEEP_S, QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_place
 from .layout import (FINISHED_BUCKET_S, Layout, bucket_start, commit, decode, encode, enqueue, first_failure, forget_bucket,
                      free_slots, hand_over, mark_finished, parse_run_name, run_name)
 from .mirror import Mirror
+from .worker import CALL_TIMEOUT_S
 
 log = logging.getLogger("qlgate.jobs.limiter")
 RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
@@ -48,6 +49,7 @@ AUDIT_S = 5.0            # how often every slot is checked against live workers
 ARCHIVE_EVERY_S = 10.0   # how often finished jobs are looked at for archiving
 ARCHIVE_BATCH = 100      # job records read at a time: grants queue behind them on the connection
 BUCKET_GRACE_S = 300.0   # how long after it closed a bucket of the finished index may be removed
+PRUNE_KEYS_EVERY_S = 600.0
 
 
 class Limiter:
@@ -71,6 +73,8 @@ class Limiter:
         self._type_dirs: set[str] = set()
         self._last_audit = 0.0
         self._last_live: frozenset | None = None
+        self._gone_since: dict[str, float] = {}       # lost worker with runs → when we saw it gone
+        self._grace: dict[str, float] = {}            # lost worker → its per-call deadline
         self._mirror = Mirror(client, self.layout, self.wake)
         self._thread = threading.Thread(target=self._main, name=f"limiter-{name}", daemon=True)
         # archiving reads every job record: on its own thread, so decisions never wait behind it
@@ -84,18 +88,22 @@ class Limiter:
             self._archiver.start()
         return self
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stand down within ``timeout`` seconds whatever ZooKeeper's state: our
+        election node goes at once when ZooKeeper answers, so a standby takes over
+        without waiting for our session to expire."""
+        give_up_at = time.monotonic() + timeout
         self._stop.set()
         self._wake.set()
-        self._thread.join(10)
+        self._thread.join(max(0.0, give_up_at - time.monotonic()))
         if self._archiver.is_alive():
-            self._archiver.join(10)
+            self._archiver.join(max(0.0, give_up_at - time.monotonic()))
         node, self.node = self.node, None
         self.is_master.clear()
         if node is not None:
             try:
-                self.client.delete(node)
-            except Exception:  # the session may already be gone: the node with it
+                self.client.delete_async(node).get(timeout=max(0.0, give_up_at - time.monotonic()))
+            except Exception:  # the session may already be gone (the node with it), or ZooKeeper away
                 pass
 
     def _on_state(self, state: str) -> None:
@@ -115,9 +123,12 @@ class Limiter:
             try:
                 if self._elected():
                     self._cycle()
-            except (ConnectionLoss, SessionExpiredError, ConnectionClosedError):
+            except (ConnectionLoss, SessionExpiredError, ConnectionClosedError) as error:
+                if self.is_master.is_set():      # expected in an outage: one line, no traceback
+                    log.warning("limiter %s: %s; not granting until ZooKeeper answers", self.name,
+                                type(error).__name__)
                 self.is_master.clear()
-                time.sleep(0.2)
+                self._stop.wait(0.2)
             except Exception:  # keep the limiter alive; the next cycle reads everything afresh
                 log.exception("limiter cycle failed")
                 time.sleep(0.2)
@@ -138,6 +149,7 @@ class Limiter:
         if not lower:
             if not self.is_master.is_set():
                 self._mirror.invalidate()       # a new master starts from what ZooKeeper holds
+                self._gone_since, self._grace = {}, {}   # lost workers are timed from now
                 self.became_master_at = time.time()
                 log.info("%s is the limiter master", self.name)
                 self.is_master.set()
@@ -158,7 +170,7 @@ class Limiter:
             mirror.invalidate()             # now and then, everything read afresh
         mirror.refresh()
         live = frozenset(mirror.slots)
-        if live != self._last_live or audit:
+        if live != self._last_live or audit or self._gone_since:
             # a worker left (or it is time to audit): take its runs back before granting more
             self._last_live = live
             if self._reclaim_lost_runs(live, audit=audit):
@@ -245,7 +257,8 @@ class Limiter:
             encoded = encode(record)
             # the run carries the record (and the version our write gives it): the worker starts at once
             batch.add(entry, job.id, name, types, worker, encoded,
-                      {"id": job.id, "run": job.run, "types": types, "job": record, "version": version + 1}, version)
+                      {"id": job.id, "run": job.run, "types": types, "job": record, "version": version + 1,
+                       "callTimeout": self._mirror.call_timeouts.get(worker, CALL_TIMEOUT_S)}, version)
             # counted at once, not when the commit returns: ZooKeeper applies one session's requests
             # in the order sent, so every read this master sends next already sees the grant (or
             # its failure, which makes us read everything again) — the master never waits on a commit
@@ -285,14 +298,27 @@ class Limiter:
 
     def _reclaim_lost_runs(self, live: frozenset, audit: bool) -> bool:
         """Runs held by workers whose session has ended go back to the queue (or fail
-        after their last attempt). A live worker is never second-guessed, however slow.
-        True when something was taken back."""
+        after their last attempt) — once the worker's lease has certainly ended: its
+        session is gone, and its per-call deadline has passed since we saw it go, so
+        a call it sent just before it froze has finished or been abandoned
+        (``lease.py``). Until then the runs keep their slots. A live worker is never
+        second-guessed, however slow. True when something was taken back."""
         lay = self.layout
         reclaimed = False
+        now = time.monotonic()
+        waiting: dict[str, float] = {}
         for worker in self.client.get_children(lay.assign_root):
             if worker in live:
                 continue
-            for name in self.client.get_children(lay.assignments(worker)):
+            # first seen gone now, or when we became master: its session ended no later than that
+            since = self._gone_since.get(worker, now)
+            names = self.client.get_children(lay.assignments(worker))
+            if names:
+                grace = self._call_timeout_of(worker, names)
+                if now < since + grace:
+                    waiting[worker] = since
+                    continue
+            for name in names:
                 self.release(worker, name, error=f"worker {worker} was lost (its session ended)")
                 reclaimed = True
             for path in (lay.assignments(worker), lay.cancels(worker)):
@@ -300,6 +326,7 @@ class Limiter:
                     self.client.delete(path)
                 except Exception:
                     pass
+        self._gone_since = waiting
         if not audit:
             return reclaimed
         # now and then: slots whose run has no assignment (our transactions never leave
@@ -318,16 +345,49 @@ class Limiter:
                         pass
         return reclaimed
 
+    def _call_timeout_of(self, worker: str, names: list[str]) -> float:
+        """The longest per-call deadline among a lost worker's runs (each assignment
+        carries its worker's ``jobs.callTimeout``; the default for older ones)."""
+        known = self._grace.get(worker)
+        if known is not None:
+            return known
+        reads = [self.client.get_async(f"{self.layout.assignments(worker)}/{n}") for n in names]
+        grace = 0.0
+        for result in reads:
+            value = _value_or_none(result)
+            info = decode(value[0]) if value is not None else {}
+            grace = max(grace, float(info.get("callTimeout", CALL_TIMEOUT_S)))
+        self._grace[worker] = grace
+        return grace
+
     def _archive_loop(self) -> None:
+        pruned_at = 0.0
         while not self._stop.wait(min(ARCHIVE_EVERY_S, self.keep_finished)):
             if not self.is_master.is_set():
                 continue
             try:
+                if time.monotonic() - pruned_at > PRUNE_KEYS_EVERY_S:
+                    self._prune_keys(time.time())
+                    pruned_at = time.monotonic()
                 self._archive_finished(time.time())
             except (ConnectionLoss, SessionExpiredError, ConnectionClosedError):
                 continue          # the next pass reads afresh
             except Exception:
                 log.exception("archiving failed")
+
+    def _prune_keys(self, now: float) -> None:
+        """Idempotency keys older than ``KEY_KEEP_S`` name their job no more."""
+        c, lay = self.client, self.layout
+        names = c.get_children(lay.keys)
+        for start in range(0, len(names), ARCHIVE_BATCH):
+            batch = [(n, c.get_async(lay.key(n))) for n in names[start:start + ARCHIVE_BATCH]]
+            old = [n for n, result in batch
+                   if (value := _value_or_none(result)) is not None and decode(value[0])["at"] < now - KEY_KEEP_S]
+            for result in [c.delete_async(lay.key(n)) for n in old]:
+                try:
+                    result.get()
+                except NoNodeError:
+                    pass
 
     def _archive_finished(self, now: float) -> None:
         """Jobs that ended over ``keep_finished`` ago: into the archive, then out of ZooKeeper.
@@ -397,8 +457,8 @@ class Limiter:
         if job.state == RUNNING and job.run == run:
             finish_attempt(job, error)
             record = job.to_dict()
-            if job.state == QUEUED:
-                enqueue(tx, lay, record, stat.version + 1, time.time())
+            if job.state == QUEUED:             # taken back, not failed: it keeps its place in the queue
+                enqueue(tx, lay, record, stat.version + 1, queue_place(job))
             else:
                 mark_finished(self.client, tx, lay, job_id, job.ended)
             tx.set_data(lay.job(job_id), encode(record), version=stat.version)

@@ -41,6 +41,7 @@ class Mirror:
         self.limits: dict[str, int] = {}
         self.running: dict[str, set[str]] = {}        # type → run names holding its slots
         self.slots: dict[str, int] = {}               # live worker → its slot count
+        self.call_timeouts: dict[str, float] = {}     # live worker → its per-call deadline (jobs.callTimeout)
         self.assigned: dict[str, set[str]] = {}       # live worker → runs handed to it
         self.queue: list[str] = []                    # entry names in run order
         self.queue_listings = 0                       # how often the queue was listed afresh
@@ -153,7 +154,10 @@ class Mirror:
                     self.slots.pop(name, None)
                     self.assigned.pop(name, None)
                 else:
-                    self.slots[name] = int(decode(value[0]).get("slots", 1))
+                    info = decode(value[0])
+                    self.slots[name] = int(info.get("slots", 1))
+                    if "callTimeout" in info:
+                        self.call_timeouts[name] = float(info["callTimeout"])
             elif name in self.slots:            # assignments of a live worker
                 if value is None:               # its directory is missing: make it, read it next time
                     c.ensure_path(lay.assignments(name))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import select
 
 from kazoo.client import KazooClient
+from kazoo.retry import KazooRetry
 from kazoo.handlers.threading import SequentialThreadingHandler
 from kazoo.handlers.utils import fileobj_to_fd
 
@@ -47,6 +48,48 @@ class PollingHandler(SequentialThreadingHandler):
         return readable, writable, []
 
 
-def zk_client(hosts: str, *, timeout: float = 10.0, **options) -> KazooClient:
-    """A (not yet started) kazoo client for ``hosts`` with the polling handler."""
-    return KazooClient(hosts, timeout=timeout, handler=PollingHandler(), **options)
+RETRY_JITTER = 0.3          # each back-off delay is drawn from ±30 % of its nominal value
+RETRY_MAX_DELAY_S = 1.0     # config jobs.zookeeper.retryMaxDelay
+
+
+def bounded_retry(handler, *, max_delay: float, timeout: float, max_tries: int = -1) -> KazooRetry:
+    """A retry whose back-off never waits longer than ``max_delay`` (jitter included),
+    and never longer than a quarter of the session timeout. kazoo's default grows
+    toward an hour: after a 20 s quorum loss a worker slept 20 s between tries and
+    lost a session that a try every second would have kept."""
+    ceiling = min(max_delay, timeout / 4)
+    return KazooRetry(max_tries=max_tries, delay=min(0.05, ceiling), backoff=2, max_jitter=RETRY_JITTER,
+                      max_delay=ceiling / (1 + RETRY_JITTER), sleep_func=handler.sleep_func)
+
+
+def zk_client(hosts: str, *, timeout: float = 10.0, retry_max_delay: float = RETRY_MAX_DELAY_S,
+              **options) -> KazooClient:
+    """A (not yet started) kazoo client for ``hosts`` with the polling handler and
+    bounded reconnect and command back-off."""
+    handler = PollingHandler()
+    options.setdefault("connection_retry", bounded_retry(handler, max_delay=retry_max_delay, timeout=timeout))
+    options.setdefault("command_retry", bounded_retry(handler, max_delay=retry_max_delay, timeout=timeout,
+                                                      max_tries=20))
+    client = KazooClient(hosts, timeout=timeout, handler=handler, **options)
+    _note_granted_timeout(client)
+    return client
+
+
+def _note_granted_timeout(client: KazooClient) -> None:
+    """Record the session timeout the server granted as ``client.negotiated_timeout``
+    (seconds; None before the first session). kazoo keeps it to itself, and it
+    differs from the one asked for when the server's bounds say so: a worker's
+    lease (``lease.py``) must use the shorter. Hooked where kazoo reads the
+    answer to its connect request."""
+    client.negotiated_timeout = None
+    connection = client._connection
+    invoke = connection._invoke
+
+    def invoke_noting_timeout(timeout, request, xid=None):
+        answer = invoke(timeout, request, xid)
+        granted = getattr(answer[0], "time_out", None) if isinstance(answer, tuple) and answer else None
+        if isinstance(granted, int) and granted > 0:
+            client.negotiated_timeout = granted / 1000
+        return answer
+
+    connection._invoke = invoke_noting_timeout

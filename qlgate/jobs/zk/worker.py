@@ -1,8 +1,13 @@
-"""A worker: registers itself (an ephemeral znode with its slot count), runs
-the runs the limiter hands it, and finishes each with one transaction that
-frees its slots and records the outcome. If the run was taken back meanwhile
-(the worker's session ended and the limiter re-queued the job), that
-transaction fails and the late outcome is dropped: a job never ends twice.
+"""A worker: registers itself (an ephemeral znode with its slot count and its
+per-call deadline), runs the runs the limiter hands it, and finishes each with
+one transaction that frees its slots and records the outcome. If the run was
+taken back meanwhile (the worker's session ended and the limiter re-queued the
+job), that transaction fails and the late outcome is dropped, with a WARNING:
+a job never ends twice.
+
+A worker fences itself (``lease.py``): its runs call the partner API only
+while its lease on the ZooKeeper session holds; when the lease ends, or the
+session is lost, the runs in hand are cancelled, calls in flight aborted.
 """
 
 from __future__ import annotations
@@ -22,14 +27,16 @@ from kazoo.exceptions import BadVersionError, ConnectionLoss, NoNodeError, NodeE
 from kazoo.protocol.states import KeeperState
 
 from ..model import (DONE, MAX_RUN_SECONDS, QUEUED, RUNNING, Job, RecordError, attempt_error, finish_attempt,
-                     oversized_result)
+                     oversized_result, queue_place)
 from ..runner import run_with_deadline
 from .layout import (Layout, commit, decode, encode, enqueue, forget_bucket, free_slots, mark_finished, news,
                      parse_run_name)
+from .lease import FencedGate, SessionLease, run_session
 
 log = logging.getLogger("qlgate.jobs.worker")
 CHECK_REGISTRATION_S = 5.0
 HANDLED_KEPT = 10_000       # names of runs started lately, to tell news of them from news of new ones
+CALL_TIMEOUT_S = 10.0       # jobs.callTimeout: the longest one upstream call of a run may take
 
 # runs a job's script: (job) -> awaitable result; raising means the attempt failed
 JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
@@ -38,13 +45,23 @@ JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
 class Worker:
     def __init__(self, client: KazooClient, runner: JobRunner, *, name: str | None = None, slots: int = 4,
                  root: str = "/qlgate", loop: asyncio.AbstractEventLoop | None = None,
-                 max_run_seconds: float = MAX_RUN_SECONDS):
+                 max_run_seconds: float = MAX_RUN_SECONDS, call_timeout: float = CALL_TIMEOUT_S,
+                 lease: SessionLease | None = None):
         self.client = client
         self.runner = runner
         self.max_run_seconds = max_run_seconds  # config jobs.maxRunSeconds: no run takes longer
+        # jobs.callTimeout: published with our registration, so that the limiter waits that long
+        # past our session's end before it hands our runs to anyone else
+        self.call_timeout = call_timeout
+        self.layout = Layout(root)
+        self.lease = lease or SessionLease(client, probe_path=self.layout.workers)
+        self.lease.on_end(self._lease_ended)
+        if hasattr(runner, "gate") and not isinstance(runner.gate, FencedGate):
+            runner.gate = FencedGate(self.lease, runner.gate)     # every call of a run checks the lease
+        if hasattr(runner, "call_deadline") and runner.call_deadline is None:
+            runner.call_deadline = call_timeout
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
         self.slots = slots
-        self.layout = Layout(root)
         self.layout.ensure(client)
         self.loop = loop
         self._own_loop = loop is None
@@ -60,6 +77,9 @@ class Worker:
         self._cancels = _Feed(self, self.layout.cancels(self.name), self._take_cancels, self._check_records)
         self._tasks: dict[str, asyncio.Future] = {}      # run → its script (on the loop's thread)
         self._cancel_early: set[str] = set()              # runs asked to stop before their script began
+        self._sessions: dict[str, int | None] = {}        # run → the session it was handed over on
+        self._fenced: dict[str, str] = {}                 # run → why it was fenced
+        self._give_up_at: float | None = None             # stopping: nothing waits past this
         self._last_check = 0.0
         client.add_listener(self._on_state)
 
@@ -68,40 +88,70 @@ class Worker:
         if self.loop is None:
             self.loop = asyncio.new_event_loop()
             threading.Thread(target=self.loop.run_forever, name=f"worker-loop-{self.name}", daemon=True).start()
+        self.lease.start()
         self._register()
         self._thread.start()
         return self
 
     def stop(self, *, drain: bool = True, timeout: float = 30) -> None:
-        """Stop taking runs; with ``drain`` finish the ones in hand first."""
+        """Stop taking runs, within ``timeout`` seconds whatever ZooKeeper's state.
+        With ``drain`` the runs in hand get half the time to finish; those still
+        running then are cancelled as fenced, their outcome recorded if ZooKeeper
+        answers in time (the job goes back to its place in the queue), or else
+        left for the limiter to take back once our session has ended."""
+        started = time.monotonic()
+        self._give_up_at = started + timeout
         self._stop.set()
         self._wake.set()
         if drain:
-            deadline = time.monotonic() + timeout
-            for future in list(self._running.values()):
-                try:
-                    future.result(max(0.0, deadline - time.monotonic()))
-                except Exception:
-                    pass
-        self._thread.join(10)
+            self._wait_for_runs(started + timeout / 2)
+        if self._running:
+            self.fence_all("the worker is stopping")
+            self._wait_for_runs(started + timeout * 0.8)
+        self._thread.join(max(0.0, self._give_up_at - time.monotonic()))
         try:
-            self.client.delete(self.layout.worker(self.name))
-        except Exception:
+            self.client.delete_async(self.layout.worker(self.name)).get(
+                timeout=max(0.0, self._give_up_at - time.monotonic()))
+        except Exception:  # the session may be gone (the node with it), or ZooKeeper away
             pass
+        self.lease.stop()
         close = getattr(self.runner, "close", None)
         if close is not None and self.loop is not None and self.loop.is_running():
             try:
-                asyncio.run_coroutine_threadsafe(close(), self.loop).result(5)
+                asyncio.run_coroutine_threadsafe(close(), self.loop).result(
+                    max(0.1, self._give_up_at - time.monotonic()))
             except Exception:
                 pass
         self._pool.shutdown(wait=False)
         if self._own_loop and self.loop is not None:
             self.loop.call_soon_threadsafe(self.loop.stop)
 
+    def _wait_for_runs(self, until: float) -> None:
+        for future in list(self._running.values()):
+            try:
+                future.result(max(0.0, until - time.monotonic()))
+            except Exception:
+                pass
+
+    # ------------------------------------------------------------------ fencing
+    def _lease_ended(self, reason: str) -> None:
+        """The lease ran out or the session ended: no run in hand may call on."""
+        if self._running:
+            self.fence_all(f"{reason}: the worker could not prove it still held the run's slots")
+
+    def fence_all(self, reason: str) -> None:
+        """Cancel every run in hand; their outcomes are dropped or recorded as fenced."""
+        for name in list(self._running):
+            if name not in self._fenced:
+                self._fenced[name] = reason
+                job_id, run = parse_run_name(name)
+                log.warning("job %s run %s: fenced (%s); cancelling it", job_id, run, reason)
+                self.loop.call_soon_threadsafe(self._cancel_run, name)
+
     def _register(self) -> None:
         """Our ephemeral node; a previous life's node (same name) must expire first."""
         info = encode({"slots": self.slots, "host": socket.gethostname(), "pid": os.getpid(),
-                       "started": time.time()})
+                       "started": time.time(), "callTimeout": self.call_timeout})
         while not self._stop.is_set():
             try:
                 self.client.create(self.layout.worker(self.name), info, ephemeral=True)
@@ -115,8 +165,15 @@ class Worker:
         self.client.ensure_path(self.layout.cancels(self.name))
 
     def _on_state(self, state: str) -> None:
+        """On kazoo's thread. A lost session takes our runs with it: they are fenced
+        here at once (the lease would say so too, a moment later)."""
         if state == KazooState.LOST:
             self._session_lost = True
+            if self._running and self.loop is not None:
+                threading.Thread(target=self.fence_all, args=("the ZooKeeper session ended",),
+                                 daemon=True).start()
+        if state != KazooState.CONNECTED:
+            log.warning("worker %s: ZooKeeper connection %s", self.name, state.lower())
         self._wake.set()
 
     # ------------------------------------------------------------------ loop
@@ -136,11 +193,17 @@ class Worker:
                     for feed in (self._hand_overs, self._cancels):
                         if feed.due():
                             feed.read()
+            except (ConnectionLoss, SessionExpiredError) as error:   # expected in an outage: one line
+                log.warning("worker %s: reading assignments failed (%s); trying again", self.name,
+                            type(error).__name__)
+                self._hand_overs.forget()
+                self._cancels.forget()
+                self._stop.wait(0.2)
             except Exception:
                 log.exception("worker %s: reading assignments failed", self.name)
                 self._hand_overs.forget()
                 self._cancels.forget()
-                time.sleep(0.2)
+                self._stop.wait(0.2)
             self._wake.wait(1.0)
             self._wake.clear()
 
@@ -194,20 +257,24 @@ class Worker:
         """A run starts once: news and a listing may both name it. (The names kept
         are those of runs in hand and of the latest ones started: a run ended has
         no assignment left to list, and news only ever names runs just handed over.)"""
-        if name in self._handled or name in self._running:
+        if name in self._handled or name in self._running or self._stop.is_set():
             return
         self._handled[name] = None
+        self._sessions[name] = self.lease.current_session()
         while len(self._handled) > HANDLED_KEPT:
             self._handled.popitem(last=False)
         self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self.loop)
 
     async def _run(self, name: str, info: dict[str, Any]) -> None:
-        """The run's record came with it: the script starts at once."""
+        """The run's record came with it: the script starts at once, bound to the
+        session the run was handed over on (its calls check that session's lease)."""
         job = Job.from_dict(info["job"])
         loop = asyncio.get_running_loop()
         script_started = time.time()
+        session = self._sessions.get(name)
+        run_session.set(session)              # the script's task inherits it
         task = self._tasks[name] = asyncio.ensure_future(run_with_deadline(self.runner, job, self.max_run_seconds))
-        if name in self._cancel_early:
+        if name in self._cancel_early or name in self._fenced:
             task.cancel()
         result: Any = None
         error: str | None = None
@@ -221,8 +288,18 @@ class Worker:
         finally:
             self._tasks.pop(name, None)
             self._cancel_early.discard(name)
+        if name not in self._fenced and not self.lease.valid(session):
+            # the script failed or ended while the lease was gone: its outcome cannot be trusted
+            self._fenced[name] = "its lease ran out during the run"
+            log.warning("job %s run %s: fenced (its lease ran out during the run)", job.id, job.run)
+        if name in self._fenced:
+            cancelled, result = False, None
+            error = f"fenced: {self._fenced[name]}"
         timing = (script_started, time.time())
-        await loop.run_in_executor(self._pool, self._finish, name, info, result, error, cancelled, timing)
+        try:
+            await loop.run_in_executor(self._pool, self._finish, name, info, result, error, cancelled, timing)
+        except RuntimeError:            # the pool shut down: stopping past our bound
+            self._forget(name)
 
     def _finish(self, name: str, info: dict[str, Any], result: Any, error: str | None, cancelled: bool,
                 timing: tuple[float, float]) -> None:
@@ -232,6 +309,10 @@ class Worker:
         unrecordable = False
         try:
             while True:
+                if self.lease.current_session() != self._sessions.get(name):
+                    log.warning("job %s run %s: outcome dropped: the session the run was handed over on "
+                                "has ended, and the limiter takes the run back", job_id, run)
+                    return
                 try:
                     if self._record_outcome(name, info, job, version, result, error, cancelled, timing):
                         return
@@ -239,8 +320,8 @@ class Worker:
                     # the outcome may or may not have landed: once connected, read and try again
                     # (had it landed, the run is no longer ours and we stop there)
                     if not self._connected_again():
-                        log.error("job %s run %s: no connection to record its outcome; it runs again "
-                                  "once our session has ended", job_id, run)
+                        log.warning("job %s run %s: outcome dropped: no connection to record it; the "
+                                    "limiter takes the run back once our session has ended", job_id, run)
                         return
                 except Exception as failure:
                     # an outcome that cannot be recorded (a result JSON cannot encode, say) must not
@@ -253,8 +334,13 @@ class Worker:
                     error = attempt_error(RecordError(f"the outcome could not be recorded: {failure}"))
                 version = None
         finally:
-            self._running.pop(name, None)
-            self.loop.call_soon_threadsafe(self._cancel_early.discard, name)     # a request that came late
+            self._forget(name)
+
+    def _forget(self, name: str) -> None:
+        self._running.pop(name, None)
+        self._sessions.pop(name, None)
+        self._fenced.pop(name, None)
+        self.loop.call_soon_threadsafe(self._cancel_early.discard, name)     # a request that came late
 
     def _record_outcome(self, name: str, info: dict[str, Any], job: Job, version: int | None, result: Any,
                         error: str | None, cancelled: bool, timing: tuple[float, float]) -> bool:
@@ -268,7 +354,9 @@ class Worker:
                 return True
             job, version = Job.from_dict(decode(data)), stat.version
         if job.state != RUNNING or job.run != run:
-            return True                         # taken back from us: the outcome no longer counts
+            log.warning("job %s run %s: outcome dropped: the run was taken back (the job is %s, run %s)",
+                        job_id, run, job.state, job.run)
+            return True
         if job.cancel_requested and error is None:
             cancelled, error = True, "cancelled while running"
         if error is None:
@@ -283,7 +371,9 @@ class Worker:
         record = job.to_dict()
         tx.set_data(lay.job(job_id), encode(record), version=version)
         if job.state == QUEUED:
-            enqueue(tx, lay, record, version + 1, time.time())
+            # a fenced run was taken back, not failed by its script: it keeps its place in the queue
+            due = queue_place(job) if name in self._fenced else time.time()
+            enqueue(tx, lay, record, version + 1, due)
         else:
             mark_finished(self.client, tx, lay, job_id, job.ended)
         try:
@@ -292,15 +382,26 @@ class Worker:
             return False                        # a cancel request landed meanwhile: read again
         except NoNodeError:
             # the run was taken back, unless the finished index's bucket had gone
-            return job.state == QUEUED or not forget_bucket(self.client, lay, job.ended)
-        log.info("job %s run %s: %s", job_id, run, job.state)
+            if job.state == QUEUED or not forget_bucket(self.client, lay, job.ended):
+                log.warning("job %s run %s: outcome dropped: the run was taken back", job_id, run)
+                return True
+            return False
+        if name in self._fenced:
+            log.warning("job %s run %s: recorded as fenced; the job is %s", job_id, run, job.state)
+        else:
+            log.info("job %s run %s: %s", job_id, run, job.state)
         return True
 
     def _connected_again(self, timeout: float = 60.0) -> bool:
+        """Wait for the connection, at most ``timeout`` s — and never past a stop's bound."""
         deadline = time.monotonic() + timeout
+        if self._give_up_at is not None:
+            deadline = min(deadline, self._give_up_at)
         while self.client.state != KazooState.CONNECTED:
             if time.monotonic() > deadline or self.client.client_state == KeeperState.CLOSED:
                 return False
+            if self._give_up_at is not None:
+                deadline = min(deadline, self._give_up_at)
             time.sleep(0.05)
         return True
 

@@ -1,0 +1,177 @@
+"""A worker's lease on its ZooKeeper session (qlgate/jobs/zk/lease.py): renewed
+by answered probes, ended a margin before the session could have expired, and
+checked by every call of a run — waiting while the connection is suspended,
+refusing once the lease is over, re-proving the session after a pause."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from qlgate.jobs.zk.lease import FencedGate, LeaseExpired, SessionLease, run_session
+from qlgate.jobs.zk.session import zk_client
+from qlgate.jobs.zkserver import LocalZooKeeper
+
+
+class Clock:
+    """The monotonic clock, with a jump the test controls (a process paused for a while)."""
+
+    def __init__(self) -> None:
+        self.skipped = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.skipped
+
+
+def wait_until(condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def server():
+    """A ZooKeeper of the test's own: tests here stop it."""
+    zookeeper = LocalZooKeeper().start()
+    yield zookeeper
+    zookeeper.close()
+
+
+@pytest.fixture
+def session(server):
+    made = []
+
+    def make(timeout: float = 2.0):
+        client = zk_client(server.hosts, timeout=timeout)
+        client.start(10)
+        made.append(client)
+        return client
+    yield make
+    for client in made:
+        client.stop()
+        client.close()
+
+
+def test_the_lease_ends_a_margin_before_the_session_could_have_expired(session):
+    client = session(2.0)
+    lease = SessionLease(client, clock=Clock()).start()
+    try:
+        wait_until(lease.valid)
+        assert lease.timeout == 2.0 and lease.margin == pytest.approx(0.4)
+        # renewed every T/10 from the probe's send time: at most T - margin ahead, and kept there
+        for _ in range(5):
+            assert 0 < lease.remaining() <= 2.0 - 0.4
+            time.sleep(0.2)
+        assert lease.remaining() > 2.0 - 0.4 - 2 * lease.probe_interval - 0.1
+        assert lease.session == client.client_id[0]
+    finally:
+        lease.stop()
+
+
+def test_the_lease_uses_the_session_timeout_the_server_granted_when_shorter(session):
+    client = session(100.0)                      # the server grants at most 60 s (maxSessionTimeout)
+    lease = SessionLease(client).start()
+    try:
+        wait_until(lease.valid)
+        assert client.negotiated_timeout == 60.0 and lease.timeout == 60.0
+    finally:
+        lease.stop()
+
+
+def test_a_call_waits_while_suspended_then_is_refused_once_the_lease_is_over(server, session):
+    client = session(2.0)
+    lease = SessionLease(client).start()
+    wait_until(lease.valid)
+    gate = FencedGate(lease)
+    run_session.set(lease.session)
+    ended: list[str] = []
+    lease.on_end(ended.append)
+    try:
+        asyncio.run(gate("partner.a.call"))               # connected, lease held: at once
+        server.stop()
+        wait_until(lambda: lease.suspended)
+        assert lease.valid()                              # the session may still come back
+
+        async def call() -> float:
+            started = time.monotonic()
+            with pytest.raises(LeaseExpired):
+                await gate("partner.a.call")
+            return time.monotonic() - started
+        waited = asyncio.run(call())
+        assert 0 < waited <= 2.0                          # waited for the lease to end, no longer
+        assert not lease.valid()
+        wait_until(lambda: ended)                         # the worker is told, to cancel its runs
+    finally:
+        lease.stop()
+
+
+def test_a_session_that_comes_back_in_time_lets_waiting_calls_go_on(server, session):
+    client = session(4.0)
+    lease = SessionLease(client).start()
+    wait_until(lease.valid)
+    run_session.set(lease.session)
+    try:
+        server.stop()
+        wait_until(lambda: lease.suspended)
+        threading.Timer(0.3, server.start).start()        # back well before the 4 s session ends
+
+        async def call() -> None:
+            await asyncio.wait_for(FencedGate(lease)("partner.a.call"), 10)
+        asyncio.run(call())
+        assert lease.valid() and not lease.suspended
+    finally:
+        lease.stop()
+
+
+def test_a_paused_process_proves_its_session_again_before_a_further_call(session):
+    client = session(2.0)
+    clock = Clock()
+    lease = SessionLease(client, clock=clock).start()
+    wait_until(lease.valid)
+    run_session.set(lease.session)
+    try:
+        clock.skipped += 5.0                              # as if SIGSTOPped for 5 s: the lease is over
+        assert not lease.valid()
+        asyncio.run(FencedGate(lease)("partner.a.call"))  # the session is alive: one fresh probe proves it
+        assert lease.valid()
+    finally:
+        lease.stop()
+
+
+def test_a_run_handed_over_on_an_ended_session_is_never_covered_by_a_new_one(session):
+    client = session(2.0)
+    lease = SessionLease(client).start()
+    wait_until(lease.valid)
+    try:
+        run_session.set(lease.session + 1)                # a session before this one
+        with pytest.raises(LeaseExpired):
+            asyncio.run(FencedGate(lease)("partner.a.call"))
+    finally:
+        lease.stop()
+
+
+def test_the_gate_checks_the_lease_again_after_waiting_for_a_rate_token(session):
+    client = session(2.0)
+    clock = Clock()
+    lease = SessionLease(client, clock=clock).start()
+    wait_until(lease.valid)
+    calls = []
+
+    async def rate_gate(table: str) -> None:
+        calls.append(table)
+
+    try:
+        run_session.set(lease.session)
+        asyncio.run(FencedGate(lease, rate_gate)("partner.a.call"))
+        assert calls == ["partner.a.call"]
+
+        async def slow_token(table: str) -> None:
+            run_session.set(lease.session + 1)            # the session the run was on ends meanwhile
+        with pytest.raises(LeaseExpired):
+            asyncio.run(FencedGate(lease, slow_token)("partner.a.call"))
+    finally:
+        lease.stop()
