@@ -223,3 +223,52 @@ def observer():
     server = Observer().start()
     yield server
     server.stop()
+
+
+# ------------------------------------------------------------------ PostgreSQL (Debian's package), for
+# the archive on a real server: tests/jobs/test_archive.py
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One server for the session, on a free port with a temporary data directory
+    (run as the ``postgres`` user when the tests run as root: qlgate/jobs/pgserver.py)."""
+    from qlgate.jobs.pgserver import LocalPostgres
+    server = LocalPostgres().start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def pg_url(postgres):
+    """The URL of a database of its own, so tests never meet; dropped afterwards."""
+    name = f"test_{uuid.uuid4().hex[:12]}"
+    url = postgres.create_database(name)
+    yield url
+    postgres.drop_database(name)
+
+
+# ------------------------------------------------------------------ a real ZooKeeper ensemble (three
+# QuorumPeerMain processes) for chaos tests that crash, stop and partition its servers
+
+@pytest.fixture
+def ensemble(tmp_path):
+    """A 3-server ensemble of the test's own: kill, stop and restart its servers at will.
+    Servers start together (about 1 s); their data and logs stay in the test's tmp_path."""
+    from qlgate.jobs.zkserver import LocalEnsemble
+    servers = LocalEnsemble(3, data_dir=tmp_path / "ensemble").start()
+    try:
+        yield servers
+    finally:
+        servers.close()
+
+
+@pytest.fixture(scope="session")
+def shared_ensemble(tmp_path_factory):
+    """One ensemble for tests that leave its servers alone (partitions staged with proxies,
+    many clients): never kill or stop its servers; keep to a path of the test's own."""
+    from qlgate.jobs.zkserver import LocalEnsemble
+    servers = LocalEnsemble(3, data_dir=tmp_path_factory.mktemp("shared-ensemble")).start()
+    try:
+        yield servers
+    finally:
+        servers.close()
