@@ -18,7 +18,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import QlError
-from .model import FINAL, Job, JobError, QueueFull, check_limit, check_run_seconds, parse_time
+from .model import (FINAL, MAX_STORED_RESULT_BYTES, Job, JobError, QueueFull, check_limit, check_run_seconds,
+                    parse_time)
 from .rates import Rate
 
 log = logging.getLogger("qlgate.jobs")
@@ -38,8 +39,8 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
                         help="ZooKeeper session timeout: how long a dead worker's runs stay held")
     worker.add_argument("--no-limiter", action="store_true", help="do not stand for limiter master")
     worker.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
-    worker.add_argument("--archive", default=".qlgate/archive.sqlite", metavar="FILE",
-                        help="where finished jobs go when this process is the limiter master")
+    worker.add_argument("--database", "--archive", dest="database", metavar="URL|FILE",
+                        help="the cluster's database of finished jobs and results: a postgresql:// URL or a SQLite file (default: config jobs.database, else $QLGATE_JOBS_DATABASE, else .qlgate/jobs.sqlite); keep a password out of the URL with PGPASSWORD or ~/.pgpass")
     worker.add_argument("--keep-finished", type=float, default=3600.0, metavar="S",
                         help="how long finished jobs stay in ZooKeeper before they are archived")
     worker.add_argument("--stop-timeout", type=float, default=None, metavar="S",
@@ -52,7 +53,8 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
     limiter.add_argument("--name", help="candidate name (default: limiter-host-pid)")
     limiter.add_argument("--session-timeout", type=float, default=10.0, metavar="S")
     limiter.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
-    limiter.add_argument("--archive", default=".qlgate/archive.sqlite", metavar="FILE")
+    limiter.add_argument("--database", "--archive", dest="database", metavar="URL|FILE",
+                         help="the cluster's database of finished jobs (as for worker)")
     limiter.add_argument("--keep-finished", type=float, default=3600.0, metavar="S")
     limiter.add_argument("--stop-timeout", type=float, default=None, metavar="S",
                          help="SIGTERM stops the limiter within S seconds (default: config jobs.stopTimeout, 10)")
@@ -69,7 +71,9 @@ def add_parsers(sub: argparse._SubParsersAction, common) -> None:
         p.add_argument("--api-key", metavar="KEY", default=os.environ.get("QLGATE_API_KEY"),
                        help="with --gateway: the API key to send (default: $QLGATE_API_KEY)")
         p.add_argument("--json", action="store_true", help="machine-readable output")
-        p.add_argument("--archive", metavar="FILE", help="with --zookeeper: the archive of finished jobs to read")
+        p.add_argument("--database", "--archive", dest="database", metavar="URL|FILE",
+                       help="with --zookeeper: the cluster's database of finished jobs and results "
+                            "(default: $QLGATE_JOBS_DATABASE, else .qlgate/jobs.sqlite if it exists)")
         p.add_argument("--root", default="/qlgate", help=argparse.SUPPRESS)
 
     submit = actions.add_parser("submit", help="queue a script as a job; prints its id")
@@ -119,7 +123,6 @@ def run_worker(args: argparse.Namespace) -> int:
     from ..workspace import Workspace, load_config
     import asyncio
 
-    from .archive import Archive
     from .runner import EngineRunner
     from .zk.limiter import Limiter
     from .zk.worker import Worker
@@ -146,10 +149,12 @@ def run_worker(args: argparse.Namespace) -> int:
     from .zk.rates import ZkTokens
     gate = CallGate(ZkTokens(client, root=args.root))
     # the worker wraps the gate in its lease: every call of a run checks it (zk/lease.py)
+    archive = open_archive(cluster_database(config, args), settings)
     worker = Worker(client, EngineRunner(workspace, gate), name=args.name, slots=args.slots, root=args.root,
-                    loop=loop, max_run_seconds=settings["maxRunSeconds"], call_timeout=settings["callTimeout"])
+                    loop=loop, max_run_seconds=settings["maxRunSeconds"], call_timeout=settings["callTimeout"],
+                    archive=archive, max_result_bytes=int(settings["maxResultBytes"]))
     limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root,
-                                                    archive=Archive(args.archive), keep_finished=args.keep_finished)
+                                                    archive=archive, keep_finished=args.keep_finished)
     stop = _stop_on_signals()
     worker.start()
     if limiter is not None:
@@ -175,16 +180,17 @@ def run_limiter(args: argparse.Namespace) -> int:
 
     from ..workspace import load_config
     from .zk.session import zk_client
-    from .archive import Archive
     from .zk.limiter import Limiter
 
     _log_to_stderr(args.log_level)
-    settings = cluster_settings(load_config(args.config), args)
+    config = load_config(args.config)
+    settings = cluster_settings(config, args)
+    archive = open_archive(cluster_database(config, args), settings)
     sys.setswitchinterval(0.0002)      # decisions wait on kazoo's thread: hand the GIL over promptly
     client = zk_client(args.zookeeper, timeout=args.session_timeout, retry_max_delay=settings["retryMaxDelay"])
     client.start(30)
     limiter = Limiter(client, name=args.name or f"limiter-{socket.gethostname()}-{os.getpid()}",
-                      root=args.root, archive=Archive(args.archive), keep_finished=args.keep_finished).start()
+                      root=args.root, archive=archive, keep_finished=args.keep_finished).start()
     stop = _stop_on_signals()
     log.info("limiter %s on %s", limiter.name, args.zookeeper)
     stop.wait()
@@ -211,9 +217,34 @@ def cluster_settings(config: Any, args: argparse.Namespace | None = None) -> dic
                               ("retryMaxDelay", RETRY_MAX_DELAY_S)):
             flag = getattr(args, {"stopTimeout": "stop_timeout"}.get(name, "-"), None) if args else None
             out[name] = _seconds(f"jobs.{name}", flag if flag is not None else jobs.get(name, default))
+        limit = jobs.get("maxResultBytes", MAX_STORED_RESULT_BYTES)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= 1 << 30:
+            raise JobError(f"jobs.maxResultBytes must be a whole number of bytes from 1 to 1 GiB, not {limit!r}")
+        out["maxResultBytes"] = limit
     except JobError as error:
         raise JobsCommandError(str(error)) from None
     return out
+
+
+DEFAULT_DATABASE = ".qlgate/jobs.sqlite"
+
+
+def cluster_database(config: Any, args: argparse.Namespace | None = None) -> str:
+    """Where the cluster keeps finished jobs and results: ``--database``, config
+    ``jobs.database`` (``jobs.archive`` before), ``$QLGATE_JOBS_DATABASE``, or the
+    embedded default — the file the embedded backend uses too."""
+    jobs = (config.data.get("jobs") or {}) if config is not None else {}
+    return (getattr(args, "database", None) or jobs.get("database") or jobs.get("archive")
+            or os.environ.get("QLGATE_JOBS_DATABASE") or DEFAULT_DATABASE)
+
+
+def open_archive(target: str, settings: dict[str, float] | None) -> Any:
+    """The cluster's archive, or a usage error that names it (its password masked)."""
+    from .archive import Archive, ArchiveError
+    try:
+        return Archive(target, max_result_bytes=int((settings or {}).get("maxResultBytes", MAX_STORED_RESULT_BYTES)))
+    except ArchiveError as error:
+        raise JobsCommandError(str(error), status=503) from None
 
 
 def _seconds(name: str, value: Any) -> float:
@@ -286,9 +317,9 @@ def _backend(args: argparse.Namespace):
     except KazooTimeoutError:
         raise JobError(f"cannot reach ZooKeeper at {args.zookeeper}") from None
     from pathlib import Path
-    from .archive import Archive
-    archive_path = args.archive or (".qlgate/archive.sqlite" if Path(".qlgate/archive.sqlite").is_file() else None)
-    return ZkJobs(client, root=args.root, id_batch=1, archive=Archive(archive_path) if archive_path else None,
+    target = args.database or os.environ.get("QLGATE_JOBS_DATABASE") or (
+        DEFAULT_DATABASE if Path(DEFAULT_DATABASE).is_file() else None)
+    return ZkJobs(client, root=args.root, id_batch=1, archive=open_archive(target, None) if target else None,
                   owns_client=True)
 
 

@@ -20,7 +20,8 @@ MAX_PRIORITY = 999          # priorities run from -999 to 999; higher runs first
 # its hand-over), and ZooKeeper takes requests up to 1 MB: the script and its variables, its
 # result and the error of each attempt are kept well below that
 MAX_JOB_BYTES = 100_000
-MAX_RESULT_BYTES = 250_000
+MAX_RESULT_BYTES = 250_000            # a result kept in its job's record (no database beside ZooKeeper)
+MAX_STORED_RESULT_BYTES = 64 * 1024 * 1024   # config jobs.maxResultBytes: one written to the database
 MAX_ERROR_CHARS = 4_000
 # what a submission may ask for: bounded, so that no job (nor a typo) can hold a slot, a queue
 # entry or a retry loop for ever
@@ -94,6 +95,9 @@ class Job:
     owner: str | None = None
     policy: dict[str, Any] | None = None   # a caller's job: the ad-hoc policy it was submitted under
     max_seconds: float | None = None  # the run's deadline; None: the backend's jobs.maxRunSeconds
+    # the size of a result the worker wrote to the cluster's database (archive.put_result) rather
+    # than into the record; None: the result, if any, is in the record
+    result_bytes: int | None = None
 
     @property
     def final(self) -> bool:
@@ -267,13 +271,21 @@ def attempt_error(error: BaseException) -> str:
     return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
 
 
-def oversized_result(result: Any) -> str | None:
+def oversized_result(result: Any, limit: int = MAX_RESULT_BYTES) -> str | None:
     """Why a result cannot be kept with its job, if it cannot."""
     size = len(json.dumps(result, separators=(",", ":"), default=str).encode())
-    if size <= MAX_RESULT_BYTES:
-        return None
-    return (f"ResultTooLarge: the result takes {size:,} bytes; a job keeps at most {MAX_RESULT_BYTES:,} "
-            "(return less, or have the script write it elsewhere)")
+    return None if size <= limit else too_large(size, limit)
+
+
+def too_large(size: int, limit: int) -> str:
+    return (f"ResultTooLarge: the result takes {size:,} bytes; a job keeps at most {limit:,} "
+            "(jobs.maxResultBytes; return less, or have the script write it elsewhere)")
+
+
+def encode_result(result: Any) -> bytes:
+    """A result as the database keeps it: ASCII JSON, like every record (a lone surrogate
+    stays an escape)."""
+    return json.dumps(result, separators=(",", ":"), ensure_ascii=True).encode()
 
 
 def queue_place(job: Job) -> float:

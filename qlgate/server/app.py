@@ -145,29 +145,37 @@ def open_job_backend(args: Any, workspace: Workspace | Engine, *, runs_jobs: boo
     embedded one, in SQLite (config ``jobs.database``); of several gateway
     processes only the first runs jobs, the others take submissions. No run takes
     longer than ``jobs.maxRunSeconds``, nor may a job ask for longer."""
-    from ..jobs.model import check_run_seconds
+    from ..jobs.model import JobError, check_run_seconds
     workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
     settings = workspace.config.data.get("jobs") or {}
     max_run_seconds = check_run_seconds(settings.get("maxRunSeconds", 3600))
     if getattr(args, "zookeeper", None):
+        from ..jobs.cli import cluster_database, cluster_settings, open_archive
         from ..jobs.zk.session import zk_client
         from ..jobs.zk.client import ZkJobs
-        client = zk_client(args.zookeeper, timeout=float(settings.get("sessionTimeout", 10)))
+        timing = cluster_settings(workspace.config)
+        archive = open_archive(cluster_database(workspace.config), timing)
+        client = zk_client(args.zookeeper, timeout=float(settings.get("sessionTimeout", 10)),
+                           retry_max_delay=timing["retryMaxDelay"])
         client.start(30)
-        from ..jobs.archive import Archive
-        jobs: Any = ZkJobs(client, max_queue=int(settings.get("maxQueue", 100_000)),
-                           archive=Archive(settings.get("archive", ".qlgate/archive.sqlite")),
+        jobs: Any = ZkJobs(client, max_queue=int(settings.get("maxQueue", 100_000)), archive=archive,
                            max_run_seconds=max_run_seconds)
 
         async def stop_zk(_: web.Application) -> None:
             await asyncio.to_thread(jobs.close)
             await asyncio.to_thread(client.stop)
             client.close()
+            archive.close()
         return jobs, stop_zk
     from ..jobs.local import LocalJobs
     from ..jobs.runner import EngineRunner
     from ..jobs.rates import CallGate
     database = settings.get("database") or os.environ.get("QLGATE_JOBS_DATABASE") or ".qlgate/jobs.sqlite"
+    if "://" in str(database) and not str(database).startswith("sqlite:///"):
+        from ..jobs.archive_pg import mask_url
+        raise JobError(f"jobs.database is {mask_url(str(database))}: the embedded backend keeps its queue in a "
+                       "SQLite file; a PostgreSQL database is for a ZooKeeper cluster (serve --zookeeper)")
+    database = str(database).removeprefix("sqlite://")
     local = LocalJobs(database, slots=int(settings.get("slots", 4)), max_queue=int(settings.get("maxQueue", 100_000)),
                       max_run_seconds=max_run_seconds)
     local.runner = EngineRunner(workspace, CallGate(local.tokens))

@@ -25,23 +25,37 @@ class Observer:
         self.max_in_flight: dict[str, int] = defaultdict(int)
         self.calls: dict[str, int] = defaultdict(int)
         self.started: list[tuple[float, str, str]] = []        # (time, type, job)
+        # every call: [start, end (None while in flight), type, the run that sent it ("job-<id>-<run>")]
+        self.log: list[list] = []
         self.lock = threading.Lock()
         self.loop = asyncio.new_event_loop()
         self.base = ""
 
     async def call(self, request: web.Request) -> web.Response:
         kind, job = request.query["type"], request.query.get("job", "")
+        entry = [time.time(), None, kind, request.headers.get("request-id", "")]
         with self.lock:
             self.in_flight[kind] += 1
             self.calls[kind] += 1
             self.max_in_flight[kind] = max(self.max_in_flight[kind], self.in_flight[kind])
-            self.started.append((time.time(), kind, job))
+            self.started.append((entry[0], kind, job))
+            self.log.append(entry)
         try:
             await asyncio.sleep(int(request.query.get("ms") or 0) / 1000)
         finally:
             with self.lock:
                 self.in_flight[kind] -= 1
+                entry[1] = time.time()
         return web.json_response({"type": kind, "job": job})
+
+    def calls_of(self, job_id: int, run: int) -> list[list]:
+        """The calls one run of a job sent (the engine names the run in ``request-id``)."""
+        with self.lock:
+            return [e for e in self.log if e[3] == f"job-{job_id}-{run}"]
+
+    def in_flight_at(self, kind: str, moment: float) -> int:
+        with self.lock:
+            return sum(1 for start, end, k, _ in self.log if k == kind and start <= moment and (end is None or end > moment))
 
     async def fail(self, request: web.Request) -> web.Response:
         return web.json_response({"error": "partner is down"}, status=503)

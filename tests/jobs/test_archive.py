@@ -377,3 +377,40 @@ def test_archiving_reads_only_the_jobs_old_enough_to_go(zk, target):
         assert sorted(reads) == sorted(layout.job(i) for i in range(1, 6))
         assert sorted(map(int, zk.get_children(layout.jobs))) == list(range(6, 56))
         assert [j.id for j in archive.list()] == [5, 4, 3, 2, 1]
+
+
+async def large_answer(job):
+    """A result far over what a znode could carry (``vars.kb`` kilobytes of text)."""
+    return {"job": job.id, "text": "x" * (job.vars["kb"] * 1024)}
+
+
+def test_a_worker_writes_a_large_result_to_the_database_and_any_host_reads_it(sessions, target):
+    """The result goes from the worker to the database, not through ZooKeeper: the job's
+    record there holds its size only; a client on another host (its own connection to
+    the same database) reads it back, live or archived. Over ``jobs.maxResultBytes`` the
+    attempt fails with ResultTooLarge; without a database a result stays capped at 250 KB."""
+    limiter = Limiter(sessions(), name="l", archive=Archive.open(target), keep_finished=0.5).start()
+    worker = Worker(sessions(), large_answer, name="w", slots=2, archive=Archive.open(target),
+                    max_result_bytes=3 * 1024 * 1024).start()
+    elsewhere = ZkJobs(sessions(), archive=Archive.open(target))
+    try:
+        big, too_big = (elsewhere.submit("return 1", types=["t"], vars={"kb": kb}, max_attempts=1)
+                        for kb in (2048, 4096))
+        done, failed = elsewhere.wait([big, too_big], timeout=20)
+        assert done.state == "done" and done.result["text"] == "x" * 2048 * 1024
+        assert failed.state == "failed" and "ResultTooLarge" in failed.error and failed.result is None
+        data, _ = elsewhere.client.get(f"/qlgate/jobs/{big}")
+        record = json.loads(data)
+        assert record["result"] is None and record["result_bytes"] > 2 * 1024 * 1024
+        assert len(data) < 10_000                                   # the record stays small
+        with pytest.raises(Exception, match="cluster's database"):
+            ZkJobs(sessions()).get(big)                              # a client with no database says why
+        deadline = time.monotonic() + 15
+        while elsewhere.client.exists(f"/qlgate/jobs/{big}") is not None:
+            assert time.monotonic() < deadline, "the job was not archived"
+            time.sleep(0.1)
+        assert elsewhere.get(big).result["text"] == "x" * 2048 * 1024   # archived: still whole
+    finally:
+        worker.stop(drain=False)
+        limiter.stop()
+        elsewhere.close()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from qlgate.jobs.archive import Archive
 from qlgate.jobs.zk.client import ZkJobs
 from tests.jobs.observer import TABLES
 
@@ -27,8 +28,9 @@ CALL_TIMEOUT_S = 5.0     # jobs.callTimeout: a lost worker's runs are re-granted
 def setup(tmp_path, observer):
     (tmp_path / "tables").mkdir()
     (tmp_path / "tables" / "partner.ql").write_text(TABLES)
-    (tmp_path / "config.json").write_text(json.dumps({"base": observer.base,
-                                                      "jobs": {"callTimeout": CALL_TIMEOUT_S}}))
+    # the cluster's database of finished jobs and results: workers write there, clients read
+    (tmp_path / "config.json").write_text(json.dumps({"base": observer.base, "jobs": {
+        "callTimeout": CALL_TIMEOUT_S, "database": str(tmp_path / "jobs.sqlite")}}))
     return tmp_path
 
 
@@ -67,9 +69,14 @@ class Workers:
                 proc.kill()
 
 
+def cluster_jobs(client, setup: Path, **options) -> ZkJobs:
+    """A client of the cluster that reads the workers' database too (results live there)."""
+    return ZkJobs(client, archive=Archive(setup / "jobs.sqlite"), **options)
+
+
 @pytest.fixture
-def jobs(zk):
-    client = ZkJobs(zk)
+def jobs(zk, setup):
+    client = cluster_jobs(zk, setup)
     yield client
     client.close()
 
@@ -106,7 +113,8 @@ def test_a_worker_killed_mid_job_has_its_job_rerun_after_its_session_ends(worker
     first, second = job.attempts
     assert first.worker == victim and "lost" in first.error
     assert second.worker != victim and second.error is None
-    assert second.started - killed_at >= SESSION_S * 0.5  # not before the session could have ended
+    # not before the session could have ended and the worker's call deadline passed since
+    assert second.started - killed_at >= SESSION_S * 0.5 + CALL_TIMEOUT_S
     assert [label for _, _, label in observer.started].count("victim") == 2
     assert jobs.running_runs() == []
 
@@ -151,7 +159,8 @@ def test_the_command_line_submits_waits_and_reads_results(workers, jobs, setup, 
     script.write_text('return select * from partner.c.call where ms = "20" and job = "{label}"')
 
     def qlgate(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "qlgate", "jobs", *args, "--zookeeper", zk_hosts],
+        return subprocess.run([sys.executable, "-m", "qlgate", "jobs", *args, "--zookeeper", zk_hosts,
+                               "--database", str(setup / "jobs.sqlite")],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
     submitted = qlgate("submit", str(script), "--var", "label=cli", "--priority", "3",
                        "--tables", str(setup / "tables"), "--config", str(setup / "config.json"), "--json")
@@ -177,33 +186,50 @@ def test_the_command_line_submits_waits_and_reads_results(workers, jobs, setup, 
     assert bad.returncode == 1 and "--not-before" in json.loads(bad.stderr.strip().splitlines()[-1])["error"]
 
 
-def test_a_worker_frozen_past_its_session_loses_its_run_and_comes_back(workers, jobs, observer):
+def three_calls(label: str, ms: int = 600) -> str:
+    """A job whose three calls go one after another (each needs the one before)."""
+    return (f'a = select * from partner.a.call where ms = "{ms}" and job = "{label}";\n'
+            f'b = select * from partner.a.call where ms = "{ms}" and job = "{{a.job}}-2";\n'
+            f'return select * from partner.a.call where ms = "{ms}" and job = "{{b.job}}-3";')
+
+
+def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_again(workers, jobs, observer):
+    """SIGSTOP mid-call for longer than the session: the limiter re-grants the run only
+    after the session and the worker's call deadline have passed, so the upstream never
+    sees two of the job's calls at once (limit 1); thawed, the worker sends not one more
+    call for the run it lost, drops its outcome, and comes back with a new session."""
     workers.start("frozen", slots=1)
     workers.start("other", slots=1)
     jobs.set_limit("partner.a", 1)
-    job_id = jobs.submit(call(1000, "thawed"), types=["partner.a"])
+    job_id = jobs.submit(three_calls("thawed"), types=["partner.a"])
     victim = wait_for_state(jobs, job_id, "running").attempts[-1].worker
+    deadline = time.monotonic() + 10
+    while not observer.calls_of(job_id, 1):
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
     os.kill(workers.procs[victim].pid, signal.SIGSTOP)      # alive, but silent: its session expires
-    try:
-        deadline = time.monotonic() + SESSION_S + CALL_TIMEOUT_S + 10
-        while (job := jobs.get(job_id)).run < 2:
-            assert time.monotonic() < deadline, "the frozen worker's run was never taken back"
-            time.sleep(0.05)
-    finally:
-        os.kill(workers.procs[victim].pid, signal.SIGCONT)
+    frozen_at = time.time()
+    # thawed after its session has certainly expired, but before its call deadline has passed:
+    # nothing but its lease stops the run from sending its next call
+    time.sleep(SESSION_S + 1.5)
+    os.kill(workers.procs[victim].pid, signal.SIGCONT)
     (job,) = jobs.wait([job_id], timeout=30)
     assert job.state == "done" and job.run == 2
     assert job.attempts[0].worker == victim and "lost" in job.attempts[0].error
     assert job.attempts[1].worker != victim
-    # the thawed worker's late outcome did not count, and it registers again with a new session
+    assert job.attempts[1].started - frozen_at >= CALL_TIMEOUT_S      # not before the call deadline passed
+    # the run it lost sent the one call it had sent before the freeze, and nothing after it thawed
+    assert len(observer.calls_of(job_id, 1)) == 1 and len(observer.calls_of(job_id, 2)) == 3
+    assert observer.max_in_flight["partner.a"] == 1
     deadline = time.monotonic() + 20
     while victim not in jobs.workers():
         assert time.monotonic() < deadline, "the thawed worker did not come back"
         time.sleep(0.05)
     again = jobs.submit(call(10, "after"), types=["partner.a"])
     assert jobs.wait([again], timeout=20)[0].state == "done"
-    assert observer.max_in_flight["partner.a"] <= 2    # the frozen call and its re-run may overlap, no more
     assert jobs.get(job_id).run == 2
+    log = (workers.setup / f"{victim}.log").read_text()
+    assert f"job {job_id} run 1: fenced" in log or f"job {job_id} run 1: outcome dropped" in log
 
 
 def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_path, setup, observer):
@@ -212,7 +238,7 @@ def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_pa
     server = LocalZooKeeper(max_session_ms=60_000).start()
     client = zk_client(server.hosts, timeout=10)
     client.start(10)
-    jobs = ZkJobs(client)
+    jobs = cluster_jobs(client, setup)
     pool = Workers(server.hosts, setup, jobs)
     try:
         jobs.set_limit("partner.a", 3)
@@ -248,7 +274,7 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
 
     client = zk_client(zk_hosts)
     client.start(10)
-    jobs = ZkJobs(client, max_queue=30)
+    jobs = cluster_jobs(client, setup, max_queue=30)
     pool = Workers(zk_hosts, setup, jobs)
     accepted: list[int] = []
     refusals = 0

@@ -302,3 +302,15 @@ def test_a_call_rate_holds_across_every_job_of_the_type(backend, jobs, observer)
     assert time.time() - started >= 2.0
     jobs.set_rate("partner.a", None)
     assert jobs.rates() == {}
+
+
+def test_a_submission_retried_under_its_idempotency_key_queues_one_job(backend, jobs):
+    first = jobs.submit(call("a", 10, "keyed"), types=["partner.a"], idempotency_key="order-42", owner="shop")
+    again = jobs.submit(call("a", 10, "keyed"), types=["partner.a"], idempotency_key="order-42", owner="shop")
+    assert again == first
+    # the key is the owner's: another API key choosing the same text gets a job of its own
+    other = jobs.submit(call("a", 10, "other"), types=["partner.a"], idempotency_key="order-42", owner="blog")
+    assert other != first
+    assert len(jobs.list()) == 2
+    with pytest.raises(JobError, match="idempotency key"):
+        jobs.submit(call("a"), types=["partner.a"], idempotency_key="")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import logging
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from aiohttp.test_utils import TestServer
 
 from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.runner import EngineRunner
+from qlgate.jobs.archive import Archive
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
@@ -262,7 +264,8 @@ def test_a_zookeeper_worker_ends_runs_at_their_deadline(zk_hosts, drip, tmp_path
 
     client = zk_client(zk_hosts)
     client.start(10)
-    jobs = ZkJobs(client)
+    # the worker writes results to the cluster's database: here the session's (QLGATE_JOBS_DATABASE)
+    jobs = ZkJobs(client, archive=Archive(os.environ["QLGATE_JOBS_DATABASE"]))
     try:
         deadline = time.monotonic() + 20
         while "w" not in jobs.workers():

@@ -4,6 +4,7 @@ ZooKeeper — what ``qlgate jobs --zookeeper`` and a gateway with
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any, Iterable
@@ -128,14 +129,30 @@ class ZkJobs:
 
     # ------------------------------------------------------------------ read
     def get(self, job_id: int) -> Job:
-        check_job_id(job_id)                # the archive is SQLite: a larger id would overflow there
+        """A job with its result, wherever they are kept: the record in ZooKeeper while it
+        is live, then in the archive; a large result in the cluster's database."""
+        check_job_id(job_id)                # the archive's ids are 64-bit integers
         try:
-            return self._read(job_id)[0]
+            job = self._read(job_id)[0]
         except JobNotFound:
             archived = self.archive.get(job_id) if self.archive is not None else None
             if archived is None:
                 raise
-            return archived
+            job = archived
+        return self._with_result(job)
+
+    def _with_result(self, job: Job) -> Job:
+        """Fill in a result the worker wrote to the database (``Job.result_bytes``)."""
+        if job.result_bytes is None or job.result is not None:
+            return job
+        if self.archive is None:
+            raise JobError(f"job {job.id}'s result is in the cluster's database; this client has none "
+                           "(jobs.database)")
+        data = self.archive.get_result(job.id, job.run)
+        if data is None:
+            raise JobError(f"job {job.id}'s result is missing from {self.archive.where}")
+        job.result = json.loads(data)
+        return job
 
     def _read(self, job_id: int) -> tuple[Job, int]:
         try:
@@ -181,7 +198,7 @@ class ZkJobs:
                 except NoNodeError:
                     job = self.get(job_id)          # archived (finished), or JobNotFound
                 if job.final:
-                    out.append(job)
+                    out.append(self._with_result(job))
                     break
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:

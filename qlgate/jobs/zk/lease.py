@@ -132,9 +132,9 @@ class SessionLease:
         return self._suspended
 
     def current_session(self) -> int | None:
-        """The session the client is on now (None when it has none)."""
-        ident = self.client.client_id
-        return ident[0] if ident else None
+        """The session the client is on now, kept while the connection is suspended
+        (kazoo's ``client_id`` says None then); None once it has expired."""
+        return self.client._session_id or None
 
     async def usable(self) -> None:
         """Return when a call of this run may be sent now; raise LeaseExpired when it

@@ -170,7 +170,7 @@ class Limiter:
             mirror.invalidate()             # now and then, everything read afresh
         mirror.refresh()
         live = frozenset(mirror.slots)
-        if live != self._last_live or audit or self._gone_since:
+        if live != self._last_live or audit or self._gone_since or mirror.reborn:
             # a worker left (or it is time to audit): take its runs back before granting more
             self._last_live = live
             if self._reclaim_lost_runs(live, audit=audit):
@@ -258,7 +258,10 @@ class Limiter:
             # the run carries the record (and the version our write gives it): the worker starts at once
             batch.add(entry, job.id, name, types, worker, encoded,
                       {"id": job.id, "run": job.run, "types": types, "job": record, "version": version + 1,
-                       "callTimeout": self._mirror.call_timeouts.get(worker, CALL_TIMEOUT_S)}, version)
+                       "callTimeout": self._mirror.call_timeouts.get(worker, CALL_TIMEOUT_S),
+                       # the worker's incarnation: one back under its name on a new session never
+                       # starts it, and we take it back as lost
+                       "session": self._mirror.sessions.get(worker)}, version)
             # counted at once, not when the commit returns: ZooKeeper applies one session's requests
             # in the order sent, so every read this master sends next already sees the grant (or
             # its failure, which makes us read everything again) — the master never waits on a commit
@@ -307,8 +310,15 @@ class Limiter:
         reclaimed = False
         now = time.monotonic()
         waiting: dict[str, float] = {}
+        reborn, self._mirror.reborn = self._mirror.reborn, set()
         for worker in self.client.get_children(lay.assign_root):
             if worker in live:
+                # back under its name on a new session (it froze, or lost ZooKeeper): the runs
+                # handed to its old session are lost like a dead worker's
+                key = f"{worker}#old-sessions"
+                self._grace.pop(worker, None)
+                if audit or worker in reborn or key in self._gone_since:
+                    reclaimed |= self._reclaim_old_sessions(worker, key, now, waiting)
                 continue
             # first seen gone now, or when we became master: its session ended no later than that
             since = self._gone_since.get(worker, now)
@@ -344,6 +354,32 @@ class Limiter:
                     except NoNodeError:
                         pass
         return reclaimed
+
+    def _reclaim_old_sessions(self, worker: str, key: str, now: float, waiting: dict[str, float]) -> bool:
+        """A live worker's runs handed to an earlier session of its: taken back once that
+        session's lease has certainly ended (as for a lost worker)."""
+        current = self._mirror.sessions.get(worker)
+        path = self.layout.assignments(worker)
+        names = self.client.get_children(path)
+        reads = [(n, self.client.get_async(f"{path}/{n}")) for n in names]
+        stale: list[tuple[str, float]] = []
+        for name, result in reads:
+            value = _value_or_none(result)
+            if value is None:
+                continue
+            info = decode(value[0])
+            if info.get("session") not in (None, current):
+                stale.append((name, float(info.get("callTimeout", CALL_TIMEOUT_S))))
+        if not stale:
+            return False
+        since = self._gone_since.get(key, now)
+        if now < since + max(grace for _, grace in stale):
+            waiting[key] = since
+            return False
+        for name, _ in stale:
+            self.release(worker, name, error=f"worker {worker} was lost (its session ended; it came back "
+                                             "on a new one)")
+        return True
 
     def _call_timeout_of(self, worker: str, names: list[str]) -> float:
         """The longest per-call deadline among a lost worker's runs (each assignment
@@ -426,6 +462,8 @@ class Limiter:
                 old.append((job, value[1].version))
         if old:
             self.archive.add(job for job, _ in old)
+            for job, _ in old:     # results of runs that were taken back or fenced: nobody reads them
+                self.archive.drop_results(job.id, except_run=job.run if job.result_bytes is not None else None)
         commits = []
         for job, version in old:
             tx = c.transaction()

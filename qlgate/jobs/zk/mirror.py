@@ -42,6 +42,8 @@ class Mirror:
         self.running: dict[str, set[str]] = {}        # type → run names holding its slots
         self.slots: dict[str, int] = {}               # live worker → its slot count
         self.call_timeouts: dict[str, float] = {}     # live worker → its per-call deadline (jobs.callTimeout)
+        self.sessions: dict[str, int] = {}            # live worker → the session its node belongs to
+        self.reborn: set[str] = set()                 # workers seen back under their name on a new session
         self.assigned: dict[str, set[str]] = {}       # live worker → runs handed to it
         self.queue: list[str] = []                    # entry names in run order
         self.queue_listings = 0                       # how often the queue was listed afresh
@@ -156,6 +158,10 @@ class Mirror:
                 else:
                     info = decode(value[0])
                     self.slots[name] = int(info.get("slots", 1))
+                    owner = value[1].ephemeralOwner
+                    if self.sessions.get(name, owner) != owner:
+                        self.reborn.add(name)           # its runs of the old session are lost
+                    self.sessions[name] = owner
                     if "callTimeout" in info:
                         self.call_timeouts[name] = float(info["callTimeout"])
             elif name in self.slots:            # assignments of a live worker

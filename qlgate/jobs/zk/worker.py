@@ -20,18 +20,21 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Callable, Coroutine
 
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, ConnectionLoss, NoNodeError, NodeExistsError, SessionExpiredError
 from kazoo.protocol.states import KeeperState
 
-from ..model import (DONE, MAX_RUN_SECONDS, QUEUED, RUNNING, Job, RecordError, attempt_error, finish_attempt,
-                     oversized_result, queue_place)
+from ..model import (DONE, MAX_RUN_SECONDS, MAX_STORED_RESULT_BYTES, QUEUED, RUNNING, Job, RecordError,
+                     attempt_error, encode_result, finish_attempt, oversized_result, queue_place, too_large)
 from ..runner import run_with_deadline
 from .layout import (Layout, commit, decode, encode, enqueue, forget_bucket, free_slots, mark_finished, news,
                      parse_run_name)
 from .lease import FencedGate, SessionLease, run_session
+
+if TYPE_CHECKING:
+    from ..archive import Archive
 
 log = logging.getLogger("qlgate.jobs.worker")
 CHECK_REGISTRATION_S = 5.0
@@ -46,13 +49,18 @@ class Worker:
     def __init__(self, client: KazooClient, runner: JobRunner, *, name: str | None = None, slots: int = 4,
                  root: str = "/qlgate", loop: asyncio.AbstractEventLoop | None = None,
                  max_run_seconds: float = MAX_RUN_SECONDS, call_timeout: float = CALL_TIMEOUT_S,
-                 lease: SessionLease | None = None):
+                 lease: SessionLease | None = None, archive: "Archive | None" = None,
+                 max_result_bytes: int = MAX_STORED_RESULT_BYTES):
         self.client = client
         self.runner = runner
         self.max_run_seconds = max_run_seconds  # config jobs.maxRunSeconds: no run takes longer
         # jobs.callTimeout: published with our registration, so that the limiter waits that long
         # past our session's end before it hands our runs to anyone else
         self.call_timeout = call_timeout
+        # the cluster's database: results go there straight from here (up to max_result_bytes),
+        # not through ZooKeeper; without one a result stays in its record (MAX_RESULT_BYTES)
+        self.archive = archive
+        self.max_result_bytes = max_result_bytes
         self.layout = Layout(root)
         self.lease = lease or SessionLease(client, probe_path=self.layout.workers)
         self.lease.on_end(self._lease_ended)
@@ -172,7 +180,7 @@ class Worker:
             if self._running and self.loop is not None:
                 threading.Thread(target=self.fence_all, args=("the ZooKeeper session ended",),
                                  daemon=True).start()
-        if state != KazooState.CONNECTED:
+        if state != KazooState.CONNECTED and not self._stop.is_set():
             log.warning("worker %s: ZooKeeper connection %s", self.name, state.lower())
         self._wake.set()
 
@@ -260,7 +268,13 @@ class Worker:
         if name in self._handled or name in self._running or self._stop.is_set():
             return
         self._handled[name] = None
-        self._sessions[name] = self.lease.current_session()
+        session = self.lease.current_session()
+        if info.get("session") not in (None, session):
+            # handed to an earlier session of ours: lost with it, the limiter takes it back
+            job_id, run = parse_run_name(name)
+            log.warning("job %s run %s: not started: it was handed to our previous session", job_id, run)
+            return
+        self._sessions[name] = session
         while len(self._handled) > HANDLED_KEPT:
             self._handled.popitem(last=False)
         self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self.loop)
@@ -307,6 +321,9 @@ class Worker:
         # first try with the record and version the grant gave us: no read on the way out
         job, version = Job.from_dict(info["job"]), info.get("version")
         unrecordable = False
+        stored: int | None = None
+        if self.archive is not None and error is None and not cancelled:
+            result, stored, error = None, *self._store_result(job_id, run, result)
         try:
             while True:
                 if self.lease.current_session() != self._sessions.get(name):
@@ -314,7 +331,8 @@ class Worker:
                                 "has ended, and the limiter takes the run back", job_id, run)
                     return
                 try:
-                    if self._record_outcome(name, info, job, version, result, error, cancelled, timing):
+                    if self._record_outcome(name, info, job, version, result, error, cancelled, timing,
+                                            stored):
                         return
                 except (ConnectionLoss, SessionExpiredError):
                     # the outcome may or may not have landed: once connected, read and try again
@@ -342,8 +360,26 @@ class Worker:
         self._fenced.pop(name, None)
         self.loop.call_soon_threadsafe(self._cancel_early.discard, name)     # a request that came late
 
+    def _store_result(self, job_id: int, run: int, result: Any) -> tuple[int | None, str | None]:
+        """Write a run's result to the database before the transaction that names it:
+        (its size, None), or (None, why the attempt fails instead)."""
+        try:
+            data = encode_result(result)
+        except (TypeError, ValueError) as failure:
+            return None, attempt_error(RecordError(f"the result cannot be encoded: {failure}"))
+        if len(data) > self.max_result_bytes:
+            return None, too_large(len(data), self.max_result_bytes)
+        try:
+            self.archive.put_result(job_id, run, data)
+        except Exception as failure:   # the database away: the attempt fails and is retried
+            log.warning("job %s run %s: its result could not be written to %s: %s", job_id, run,
+                        self.archive.where, failure)
+            return None, attempt_error(RecordError(f"the result could not be stored: {failure}"))
+        return len(data), None
+
     def _record_outcome(self, name: str, info: dict[str, Any], job: Job, version: int | None, result: Any,
-                        error: str | None, cancelled: bool, timing: tuple[float, float]) -> bool:
+                        error: str | None, cancelled: bool, timing: tuple[float, float],
+                        stored: int | None = None) -> bool:
         """One try at the transaction that ends the run; False: read the record and try again."""
         job_id, run = parse_run_name(name)
         lay = self.layout
@@ -359,12 +395,13 @@ class Worker:
             return True
         if job.cancel_requested and error is None:
             cancelled, error = True, "cancelled while running"
-        if error is None:
+        if error is None and stored is None:
             error = oversized_result(result)
         job.attempts[-1].script_started, job.attempts[-1].script_ended = timing
         finish_attempt(job, error, cancelled=cancelled)
         if error is None:
             job.state, job.result, job.ended = DONE, result, time.time()
+            job.result_bytes = stored
         tx = self.client.transaction()
         tx.delete(f"{lay.assignments(self.name)}/{name}")     # fails if the run was taken back
         free_slots(tx, lay, name, info["types"])
