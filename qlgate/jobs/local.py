@@ -38,7 +38,8 @@ create table if not exists jobs (
 );
 create index if not exists jobs_queue on jobs (state, priority desc, due, id);
 create table if not exists limits (type text primary key, value integer not null);
-create table if not exists rates (type text primary key, calls integer not null, per text not null);
+create table if not exists rates (type text primary key, calls integer not null, per text not null,
+                                  time_zone text not null default 'UTC');
 create table if not exists idempotency_keys (
     digest text primary key,                  -- model.key_digest(owner, key)
     job_id integer not null,
@@ -70,8 +71,11 @@ class LocalJobs:
         self._timer: asyncio.TimerHandle | None = None
         self.started_at: float | None = None
         self.tokens = MemoryTokens()            # call-rate budgets; the runner's CallGate spends them
-        for job_type, calls, per in self._db.execute("select * from rates"):
-            self.tokens.rates[job_type] = Rate(calls, per)
+        if "time_zone" not in {row[1] for row in self._db.execute("pragma table_info(rates)")}:
+            # a database from before per-day quotas had a time zone: theirs was UTC
+            self._db.execute("alter table rates add column time_zone text not null default 'UTC'")
+        for job_type, calls, per, zone in self._db.execute("select type, calls, per, time_zone from rates"):
+            self.tokens.rates[job_type] = Rate(calls, per, zone)
 
     # ------------------------------------------------------------------ life
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> "LocalJobs":
@@ -191,8 +195,9 @@ class LocalJobs:
                 self._db.execute("delete from rates where type = ?", (job_type,))
                 self.tokens.rates.pop(job_type, None)
             else:
-                self._db.execute("insert into rates values (?, ?, ?) on conflict(type) do update "
-                                 "set calls = excluded.calls, per = excluded.per", (job_type, rate.calls, rate.per))
+                self._db.execute("insert into rates (type, calls, per, time_zone) values (?, ?, ?, ?) "
+                                 "on conflict(type) do update set calls = excluded.calls, per = excluded.per, "
+                                 "time_zone = excluded.time_zone", (job_type, rate.calls, rate.per, rate.time_zone))
                 self.tokens.rates[job_type] = rate
 
     def rates(self) -> dict[str, Rate]:

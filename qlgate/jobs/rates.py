@@ -1,35 +1,69 @@
-"""Call-rate limits per type (guarantee 7): at most N upstream calls per second,
-or per day for daily API quotas, across every job of the type.
+"""Call-rate limits per type (guarantee 7), across every job of the type and
+every process that runs them: at most N upstream calls per second, or per day
+for daily API quotas.
 
-A window (one second, or one UTC day) has a budget of N call tokens. Runs
-spend tokens locally; when a process has none left for the current window it
-leases a batch from the shared store — ZooKeeper (compare-and-set on the
-window's znode, as ids are taken) or, for the embedded backend, memory — and
-waits for the next window when the budget is spent. So no upstream call waits
-on ZooKeeper except the one that takes a new batch, and the total never
-exceeds the budget, however many workers spend it."""
+Per second, the limit holds in every sliding one-second window, the way a
+partner that counts the last second sees it — not per epoch second, which
+would let a burst at the end of one second and another at the start of the
+next make 2N in one. Calls are spaced in time slots leased from a shared
+store: slots T = (1 + g)/N apart, each to be spent within g = 50 ms of its
+time, so no window [t, t + 1) holds more than N, and a type gets N/(1 + g),
+95% of N, at most (the arithmetic is in ``slots.py``). Slot times are the
+store's clock — ZooKeeper's, as it stamps writes, which each process bounds
+from its own writes (``zk/clock.py``) — so the wall clocks of the workers'
+hosts need not agree.
+
+Per day, the window is the calendar day in the rate's time zone (eBay's quotas
+reset at midnight in America/Los_Angeles): a budget of N tokens per local
+date, so a day of 23 or 25 hours, when daylight saving time begins or ends, is
+simply that long.
+
+Either way a process leases tokens in batches — from ZooKeeper by
+compare-and-set (``zk/rates.py``) or, for the embedded backend, from memory —
+so that no upstream call waits on ZooKeeper but the one that takes a batch for
+the calls waiting with it. A batch is sized to the calls waiting in the
+process (plus a little of its recent use), not to the rate, so an idle process
+holds nothing others could use."""
 
 from __future__ import annotations
 
 import asyncio
-import math
+import bisect
 import re
 import threading
 import time
+from collections import Counter, deque
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Callable, Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .model import JobError, type_of_table
+from .slots import GRACE_NS, SECOND_NS, Slots, lease_size, reserve, spacing_ns
 
-PERIODS = {"second": 1.0, "day": 86400.0}
+PERIODS = ("second", "day")
 MAX_CALLS = 1_000_000_000      # a window's budget (stored as a SQLite integer and in ZooKeeper)
+_ZONE_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]{0,29}(/[A-Za-z0-9_+\-]{1,30}){0,2}")
+_NOT_ZONES = {"localtime", "posixrules"}   # files of the host's tz database that name no calendar
+
+
+def time_zone(name: object) -> tzinfo:
+    """An IANA time zone by name, or JobError saying why not."""
+    if name == "UTC":
+        return timezone.utc                  # needs no tz database
+    if not isinstance(name, str) or not _ZONE_TEXT.fullmatch(name) or name in _NOT_ZONES:
+        raise JobError(f"a rate's time zone is an IANA name such as America/Los_Angeles, not {str(name)[:100]!r}")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        raise JobError(f"unknown time zone {name!r} (IANA names such as America/Los_Angeles or UTC)") from None
 
 
 @dataclass(frozen=True)
 class Rate:
     calls: int
     per: str                     # "second" | "day"
+    time_zone: str = "UTC"       # whose calendar days a daily quota counts
 
     def __post_init__(self) -> None:
         if not isinstance(self.per, str) or self.per not in PERIODS:
@@ -37,101 +71,292 @@ class Rate:
         if (not isinstance(self.calls, int) or isinstance(self.calls, bool)
                 or not 0 <= self.calls <= MAX_CALLS):
             raise JobError(f"a rate is a whole number of calls from 0 to {MAX_CALLS:,}, not {self.calls!r}")
-
-    def window(self, now: float) -> str:
-        """The window ``now`` falls in: an epoch second, or a UTC date."""
-        if self.per == "second":
-            return str(int(now))
-        return datetime.fromtimestamp(now, timezone.utc).strftime("%Y-%m-%d")
-
-    def window_end(self, now: float) -> float:
-        period = PERIODS[self.per]
-        return (math.floor(now / period) + 1) * period
+        if self.per == "second" and self.time_zone != "UTC":
+            raise JobError("only a daily quota has a time zone: a second is the same everywhere")
+        time_zone(self.time_zone)
 
     @property
-    def batch(self) -> int:
-        """Tokens leased at a time: enough to spare the store, few enough to share."""
-        return max(1, self.calls // 10)
+    def zone(self) -> tzinfo:
+        return time_zone(self.time_zone)
+
+    def window(self, now: float) -> str:
+        """The day ``now`` falls in, as the partner's calendar has it (ISO date)."""
+        return datetime.fromtimestamp(now, self._day_zone()).date().isoformat()
+
+    def window_end(self, now: float) -> float:
+        """The next midnight of the partner's calendar: 23 or 25 hours after the last one
+        on the days daylight saving time begins or ends."""
+        zone = self._day_zone()
+        tomorrow = datetime.fromtimestamp(now, zone).date() + timedelta(days=1)
+        return datetime(tomorrow.year, tomorrow.month, tomorrow.day, tzinfo=zone).timestamp()
+
+    def _day_zone(self) -> tzinfo:
+        if self.per != "day":
+            raise ValueError("a per-second rate has no windows: its calls are spaced (see slots.py)")
+        return self.zone
 
     def to_dict(self) -> dict:
+        if self.per == "day":
+            return {"calls": self.calls, "per": self.per, "timeZone": self.time_zone}
         return {"calls": self.calls, "per": self.per}
+
+    def __str__(self) -> str:
+        text = f"{self.calls}/{self.per}"
+        return text if self.per == "second" or self.time_zone == "UTC" else f"{text}@{self.time_zone}"
 
     @classmethod
     def from_json(cls, value) -> "Rate | None":
-        """A rate as HTTP bodies give it: ``"20/s"``, ``{"calls": 20, "per": "second"}``, or null (none)."""
+        """A rate as HTTP bodies give it: ``"20/s"``, ``"5000/day@America/Los_Angeles"``,
+        ``{"calls": 5000, "per": "day", "timeZone": "America/Los_Angeles"}``, or null (none)."""
         if value is None:
             return None
         if isinstance(value, dict):
-            return cls(value.get("calls"), value.get("per", "second"))
+            zone = value.get("timeZone")
+            return cls(value.get("calls"), value.get("per", "second"), "UTC" if zone is None else zone)
         return cls.parse(str(value))
 
     @classmethod
     def parse(cls, text: str) -> "Rate":
-        """``20/s``, ``20/second``, ``5000/day``."""
-        calls, _, per = text.partition("/")
+        """``20/s``, ``20/second``, ``5000/day``, ``5000/day@America/Los_Angeles``."""
+        calls, _, rest = text.partition("/")
+        per, at, zone = rest.partition("@")
         per = {"s": "second", "sec": "second", "d": "day"}.get(per.strip(), per.strip())
-        if not re.fullmatch(r"[0-9]{1,30}", calls.strip()):      # digits only: no "1_000", no 5,000-digit text
-            raise JobError(f"a rate looks like 20/s or 5000/day, not {text[:100]!r}")
-        return cls(int(calls), per)
+        if not re.fullmatch(r"[0-9]{1,30}", calls.strip()) or (at and not zone.strip()):
+            # digits only: no "1_000", no 5,000-digit text
+            raise JobError(f"a rate looks like 20/s, 5000/day or 5000/day@America/Los_Angeles, not {text[:100]!r}")
+        return cls(int(calls), per, zone.strip() if at else "UTC")
 
 
 class TokenStore(Protocol):
+    """Where the processes sharing a rate take their tokens. A store whose methods
+    never wait on I/O may say so with ``blocks = False``: the gate then calls them
+    on its event loop rather than in a thread."""
+
     def rate(self, job_type: str) -> Rate | None: ...
-    def lease(self, job_type: str, rate: Rate, window: str, count: int) -> int: ...
+
+    def lease(self, job_type: str, rate: Rate, window: str, count: int) -> int:
+        """Up to ``count`` tokens of a day's budget; 0 when it is spent."""
+
     def give_back(self, job_type: str, window: str, count: int) -> None: ...
+
+    def lease_slots(self, job_type: str, rate: Rate, count: int) -> Slots:
+        """The next ``count`` free time slots of a per-second rate."""
+
+    def return_slots(self, job_type: str, slots: Slots, first_unspent: int) -> None:
+        """Hand back slots ``first_unspent`` … of a lease, if no one has leased after it."""
+
+
+class SlotsUnusable(JobError):
+    """Leased slots this process cannot spend safely: it knows the store's clock
+    to within no less than the grace (a ZooKeeper round trip longer than 50 ms)."""
+    status = 503
+
+
+RECHECK_S = 1.0              # a caller with no token in sight looks again this often: the rate may change
+AHEAD_NS = SECOND_NS // 2    # a process reserves no slot further ahead: the others queue behind it, not it alone
+SLOT_SHARE = 0.1             # a per-second lease also covers this share of the last second's calls …
+DAY_SHARE = 1.0              # … a daily one this share (its tokens do not expire until midnight)
+
+
+@dataclass(frozen=True)
+class _Held:
+    opens: int                   # this process's monotonic ns
+    closes: int
+    slots: Slots
+    index: int
 
 
 class CallGate:
-    """What a run awaits before each upstream call: a token of the call's type."""
+    """What a run awaits before each upstream call: a token of the call's type.
+    The call must go out as soon as the gate returns — a per-second token is
+    good only until its slot's grace ends, and is checked at that return. One
+    gate serves a process; callers waiting on the same event loop share each
+    lease."""
 
     def __init__(self, store: TokenStore, *, clock: Callable[[], float] = time.time):
         self.store = store
-        self.clock = clock
-        self._held: dict[tuple[str, str], int] = {}      # (type, window) → tokens in hand
+        self.clock = clock           # wall clock: which calendar day it is (slots use time.monotonic_ns)
         self._lock = threading.Lock()
+        self._days: dict[tuple[str, str], int] = {}      # (type, day) → tokens in hand
+        self._slots: dict[str, list[_Held]] = {}         # type → slots in hand, earliest first
+        self._reserved: dict[str, int] = {}              # type → the latest slot in hand or taken
+        self._waiting: Counter[str] = Counter()          # type → callers with no token yet
+        self._recent: dict[str, deque[int]] = {}         # type → when its calls of the last second went
+        self._leasing: dict[str, asyncio.Future] = {}    # type → the lease being taken for it
 
     async def __call__(self, table: str) -> None:
         job_type = type_of_table(table)
-        while True:
-            rate = self.store.rate(job_type)
-            if rate is None:
-                return
-            now = self.clock()
-            window = rate.window(now)
-            if self._spend(job_type, window):
-                return
-            got = await asyncio.to_thread(self.store.lease, job_type, rate, window, rate.batch)
-            if got:
-                with self._lock:
-                    key = (job_type, window)
-                    self._held[key] = self._held.get(key, 0) + got
-                continue
-            await asyncio.sleep(max(0.0, rate.window_end(now) - self.clock()) + 0.001)
+        counted = False
+        try:
+            while True:
+                rate = self.store.rate(job_type)
+                if rate is None:
+                    return
+                if rate.per == "day":
+                    if self._take_day(job_type, rate.window(self.clock())):
+                        return
+                else:
+                    held = self._take_slot(job_type)
+                    if held is not None:
+                        if counted:
+                            counted = self._count(job_type, -1)
+                        if await self._wait_for(held):
+                            self._note(job_type)
+                            return
+                        continue         # this loop woke too late: the slot is gone, take another
+                if not counted:
+                    counted = self._count(job_type, +1)
+                await self._replenish(job_type, rate)
+        finally:
+            if counted:
+                self._count(job_type, -1)
 
-    def _spend(self, job_type: str, window: str) -> bool:
+    def _count(self, job_type: str, delta: int) -> bool:
+        with self._lock:
+            self._waiting[job_type] += delta
+        return delta > 0
+
+    # ------------------------------------------------------------------ days
+    def _take_day(self, job_type: str, window: str) -> bool:
         with self._lock:
             key = (job_type, window)
-            left = self._held.get(key, 0)
+            left = self._days.get(key, 0)
             if left <= 0:
                 return False
-            self._held[key] = left - 1
+            self._days[key] = left - 1
+            self._note_locked(job_type)
             return True
 
-    def give_back(self) -> None:
-        """Unspent tokens of windows still open go back for others to use."""
+    async def _lease_day(self, job_type: str, rate: Rate) -> None:
+        now = self.clock()
+        window = rate.window(now)
+        count = self._size(job_type, DAY_SHARE, max(1, rate.calls // 100))
+        got = await self._ask(self.store.lease, job_type, rate, window, count) if rate.calls else 0
+        if got:
+            with self._lock:
+                for key in [k for k in self._days if k[0] == job_type and k[1] != window]:
+                    del self._days[key]            # other days' tokens are worthless
+                self._days[(job_type, window)] = self._days.get((job_type, window), 0) + got
+            return
+        await asyncio.sleep(min(RECHECK_S, max(0.0, rate.window_end(now) - self.clock())) + 0.001)
+
+    # ------------------------------------------------------------------ slots
+    def _take_slot(self, job_type: str) -> _Held | None:
+        now = time.monotonic_ns()
         with self._lock:
-            held, self._held = self._held, {}
-        for (job_type, window), count in held.items():
+            held = self._slots.get(job_type)
+            while held and held[0].closes <= now:
+                held.pop(0)                              # expired unspent: its time is gone
+            return held.pop(0) if held else None
+
+    @staticmethod
+    async def _wait_for(held: _Held) -> bool:
+        """Sleep until the slot opens; False if the loop woke after it closed."""
+        while (now := time.monotonic_ns()) < held.opens:
+            await asyncio.sleep((held.opens - now) / 1e9)
+        return now < held.closes
+
+    async def _lease_slots(self, job_type: str, rate: Rate) -> None:
+        if rate.calls == 0:
+            await asyncio.sleep(RECHECK_S)
+            return
+        with self._lock:
+            ahead = self._reserved.get(job_type, 0) - time.monotonic_ns() - AHEAD_NS
+        if ahead > 0:                    # enough reserved already: let the rest of the cluster in first
+            await asyncio.sleep(ahead / 1e9)
+            return
+        count = self._size(job_type, SLOT_SHARE, max(1, AHEAD_NS // spacing_ns(rate.calls)))
+        slots = await self._ask(self.store.lease_slots, job_type, rate, count)
+        if slots.spendable <= 0:
+            raise SlotsUnusable("call slots cannot be spent here: this process knows ZooKeeper's clock "
+                                f"only to ±{(GRACE_NS - slots.spendable) / 2e6:.0f} ms")
+        with self._lock:
+            held = self._slots.setdefault(job_type, [])
+            for index in range(slots.count):
+                opens = slots.opens(index)
+                bisect.insort(held, _Held(opens, opens + slots.spendable, slots, index), key=lambda h: h.opens)
+            self._reserved[job_type] = max(self._reserved.get(job_type, 0), slots.opens(slots.count - 1))
+
+    # ------------------------------------------------------------------ leasing, shared
+    async def _replenish(self, job_type: str, rate: Rate) -> None:
+        """Take a lease for the callers waiting, or wait for the one being taken."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            pending = self._leasing.get(job_type)
+            mine = pending is None
+            if mine:
+                pending = self._leasing[job_type] = loop.create_future()
+        if not mine:
+            if pending.get_loop() is loop:
+                await asyncio.shield(pending)
+            else:                        # a caller on another event loop is leasing: look again shortly
+                await asyncio.sleep(0.005)
+            return
+        try:
+            if rate.per == "day":
+                await self._lease_day(job_type, rate)
+            else:
+                await self._lease_slots(job_type, rate)
+        finally:
+            with self._lock:
+                self._leasing.pop(job_type, None)
+            if not pending.done():
+                pending.set_result(None)
+
+    async def _ask(self, method: Callable, *args):
+        """A store's answer: in a thread if it waits on I/O (ZooKeeper); at once if not
+        (memory) — a hop to a thread and back can make a slot late on a busy host."""
+        if getattr(self.store, "blocks", True):
+            return await asyncio.to_thread(method, *args)
+        return method(*args)
+
+    def _size(self, job_type: str, share: float, cap: int) -> int:
+        with self._lock:
+            return lease_size(self._waiting[job_type], len(self._recent_locked(job_type)), share, cap)
+
+    def _note(self, job_type: str) -> None:
+        with self._lock:
+            self._note_locked(job_type)
+
+    def _note_locked(self, job_type: str) -> None:
+        self._recent_locked(job_type).append(time.monotonic_ns())
+
+    def _recent_locked(self, job_type: str) -> deque[int]:
+        recent = self._recent.setdefault(job_type, deque())
+        since = time.monotonic_ns() - SECOND_NS
+        while recent and recent[0] <= since:
+            recent.popleft()
+        return recent
+
+    def give_back(self) -> None:
+        """Tokens in hand go back for others: a day's unspent ones, and reserved slots
+        that no one has leased after (a store only moves its next free slot back
+        when that slot is the end of the lease; earlier slots expire unused)."""
+        with self._lock:
+            days, self._days = self._days, {}
+            slots, self._slots = self._slots, {}
+            self._reserved.clear()
+        for (job_type, window), count in days.items():
             if count > 0:
                 self.store.give_back(job_type, window, count)
+        for job_type, held in slots.items():
+            first: dict[int, tuple[Slots, int]] = {}
+            for h in held:
+                lease, index = first.get(id(h.slots), (h.slots, h.index))
+                first[id(h.slots)] = (lease, min(index, h.index))
+            for lease, index in sorted(first.values(), key=lambda f: -f[0].start):  # latest first: each may
+                self.store.return_slots(job_type, lease, index)                  # make the one before the end
 
 
 class MemoryTokens:
     """Token store of the embedded backend (one process)."""
 
+    blocks = False               # a lock held for microseconds: no thread needed
+
     def __init__(self) -> None:
         self.rates: dict[str, Rate] = {}
         self._left: dict[tuple[str, str], int] = {}
+        self._next: dict[str, int] = {}          # type → its next free slot (time.monotonic_ns)
         self._lock = threading.Lock()
 
     def rate(self, job_type: str) -> Rate | None:
@@ -150,3 +375,14 @@ class MemoryTokens:
         with self._lock:
             if (job_type, window) in self._left:
                 self._left[(job_type, window)] += count
+
+    def lease_slots(self, job_type: str, rate: Rate, count: int) -> Slots:
+        with self._lock:
+            slots = reserve(self._next.get(job_type, 0), time.monotonic_ns(), rate.calls, count)
+            self._next[job_type] = slots.end
+            return slots
+
+    def return_slots(self, job_type: str, slots: Slots, first_unspent: int) -> None:
+        with self._lock:
+            if self._next.get(job_type) == slots.end:
+                self._next[job_type] = slots.at(first_unspent)

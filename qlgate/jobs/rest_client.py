@@ -120,4 +120,4 @@ class GatewayJobs:
         self._call("PUT", f"/rates/{quote(job_type, safe='')}", b"null" if rate is None else rate.to_dict())
 
     def rates(self) -> dict[str, Rate]:
-        return {t: Rate(r["calls"], r["per"]) for t, r in self._call("GET", "/rates").items()}
+        return {t: Rate.from_json(r) for t, r in self._call("GET", "/rates").items()}   # time zone included

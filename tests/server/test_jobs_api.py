@@ -97,11 +97,12 @@ def test_embedded_jobs_through_the_rest_api_and_the_cli(setup, observer):
         state = http("GET", f"{base}/jobs/backend")[2]
         assert state["master"] == "embedded" and state["workers"]["embedded"]["slots"] == 2
         assert http("PUT", f"{base}/rates/partner.a", "20/s")[2] == {"partner.a": {"calls": 20, "per": "second"}}
-        rates = jobs_cli(base, "rates", "partner.b", "5000/day")
-        assert json.loads(rates.stdout)["partner.b"] == {"calls": 5000, "per": "day"}
+        rates = jobs_cli(base, "rates", "partner.b", "5000/day@America/Los_Angeles")   # eBay's calendar
+        ebay_day = {"calls": 5000, "per": "day", "timeZone": "America/Los_Angeles"}
+        assert json.loads(rates.stdout)["partner.b"] == ebay_day
         assert http("PUT", f"{base}/rates/partner.a", {"calls": 5, "per": "week"})[0] == 400
         assert http("PUT", f"{base}/rates/partner.a")[0] == 400             # an empty body is a mistake
-        assert http("PUT", f"{base}/rates/partner.a", b"null")[2] == {"partner.b": {"calls": 5000, "per": "day"}}
+        assert http("PUT", f"{base}/rates/partner.a", b"null")[2] == {"partner.b": ebay_day}
     finally:
         stop(proc)
 

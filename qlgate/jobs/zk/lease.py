@@ -127,6 +127,10 @@ class SessionLease:
     def valid(self, session: int | None = None) -> bool:
         return self.remaining(session) > 0
 
+    def ready_now(self) -> bool:
+        """A call of this run may go out this instant, without waiting."""
+        return not self._suspended and self.remaining(run_session.get()) > 0
+
     @property
     def suspended(self) -> bool:
         return self._suspended
@@ -233,8 +237,14 @@ class FencedGate:
 
     async def __call__(self, table: str) -> None:
         await self.lease.usable()
-        if self.inner is not None:
+        if self.inner is None:
+            return
+        while True:
             await self.inner(table)
+            if self.lease.ready_now():
+                return
+            # the lease had to be waited for (suspended, or proved again after a pause): the rate
+            # token's time slot may have closed meanwhile, so the call takes a fresh one
             await self.lease.usable()
 
     def give_back(self) -> None:
