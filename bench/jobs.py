@@ -1,8 +1,12 @@
-"""Job backend benchmarks (issue 5), against a real ZooKeeper from the Debian
-package started on a free loopback port and the eBay emulator answering every
-call after 50 ms:
+"""Job backend benchmarks (issues 5 and 14), in the production layout: a real
+3-node ZooKeeper ensemble from the Debian package on loopback (``--single``: one
+standalone server instead), two dedicated ``qlgate limiter`` processes, workers
+with ``--no-limiter``, the cluster's database on a real PostgreSQL
+(``--sqlite``: a SQLite file), and the eBay emulator answering every call after
+50 ms:
 
     python bench/jobs.py [--jobs 1000] [--workers 4] [--rounds 3] [--processes 4] [--batch 10000] [--seconds 3]
+                         [--result-mb 50] [--single] [--sqlite]
 
 1. 1,000 jobs over 4 types with limits 10, 5, 20 and 50, run by 4 ``qlgate
    worker`` processes: jobs/s; the highest concurrency per type seen in the
@@ -17,12 +21,17 @@ call after 50 ms:
 3. ID allocation: N processes draw ids through ``IdAllocator.next_id()`` as
    fast as they can (target: ≥ 1,000,000 ids/s with batches of 10,000 across 4
    processes); every id handed out is checked for duplicates.
+4. A large result: a job whose script returns ``--result-mb`` MB (read from a
+   local upstream) — the worker writes it to the database, a client reads it
+   back. Printed beside the baseline in the same go: the same bytes put and got
+   straight through ``Archive``, and the upstream read alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import heapq
+import json
 import logging
 import multiprocessing
 import os
@@ -41,7 +50,9 @@ from qlgate.jobs.zk.session import zk_client  # noqa: E402
 from qlgate.jobs.ids import IdAllocator  # noqa: E402
 from qlgate.jobs.model import Job  # noqa: E402
 from qlgate.jobs.zk.client import ZkJobs  # noqa: E402
-from qlgate.jobs.zkserver import LocalZooKeeper  # noqa: E402
+from qlgate.jobs.archive import Archive  # noqa: E402
+from qlgate.jobs.pgserver import LocalPostgres  # noqa: E402
+from qlgate.jobs.zkserver import LocalEnsemble, LocalZooKeeper  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMITS = {"partner.t10": 10, "partner.t5": 5, "partner.t20": 20, "partner.t50": 50}
@@ -70,7 +81,7 @@ def start_worker(hosts: str, name: str, config: Path, slots: int) -> subprocess.
 def start_limiter(hosts: str, name: str, work: Path) -> subprocess.Popen:
     log = open(work / f"{name}.log", "wb")
     return subprocess.Popen([sys.executable, "-m", "qlgate", "limiter", "--zookeeper", hosts, "--name", name,
-                             "--session-timeout", str(SESSION_S), "--log-level",
+                             "--config", str(work / "ebay.json"), "--session-timeout", str(SESSION_S), "--log-level",
                              os.environ.get("QLGATE_BENCH_LOG", "warning")],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
 
@@ -111,16 +122,21 @@ def analyse(jobs: list[Job], opened: float) -> dict:
             "to_grant_p50": statistics.median(to_grant), "to_script_p50": statistics.median(to_script)}
 
 
-def bench_jobs(zookeeper: LocalZooKeeper, count: int, workers: int, rounds: int) -> None:
+def bench_jobs(zookeeper, database: str, count: int, workers: int, rounds: int, result_mb: int) -> None:
     work = Path(tempfile.mkdtemp(prefix="qlgate-bench-jobs-"))
     print(f"worker logs: {work}/w*.log")
     emulator = start_emulator(work)
+    config = json.loads((work / "ebay.json").read_text())
+    config["jobs"] = {"database": database}
+    config["maxResponseLength"] = (result_mb + 4) * 1024 * 1024      # the large result's upstream answer
+    (work / "ebay.json").write_text(json.dumps(config))
     slots = -(-sum(LIMITS.values()) // workers) + 2
     procs = [start_worker(zookeeper.hosts, f"w{i}", work / "ebay.json", slots) for i in range(workers)]
     limiters = [start_limiter(zookeeper.hosts, f"l{i}", work) for i in range(2)]   # a master and a standby
     client = zk_client(zookeeper.hosts)
     client.start(10)
-    jobs = ZkJobs(client, id_batch=1000)
+    archive = Archive(database)
+    jobs = ZkJobs(client, id_batch=1000, archive=archive)
     try:
         while len(jobs.workers()) < workers or jobs.master() is None:
             time.sleep(0.05)
@@ -133,9 +149,12 @@ def bench_jobs(zookeeper: LocalZooKeeper, count: int, workers: int, rounds: int)
             print(f"  median of {rounds} rounds: {median('rate'):.0f} jobs/s; scheduling overhead "
                   f"{median('overhead_share'):.2%} (target < 5%); slot release → next start p50 "
                   f"{median('handoff_p50') * 1000:.1f} ms (target < 50 ms)")
+        if result_mb:
+            bench_large_result(jobs, archive, result_mb)
         bench_failover(jobs, limiters)
     finally:
         jobs.close()
+        archive.close()
         client.stop()
         for proc in procs + limiters + [emulator]:
             if proc.poll() is None:
@@ -176,6 +195,58 @@ def one_round(jobs: ZkJobs, count: int, number: int) -> dict:
     if any(figures["peak"][t] > limit for t, limit in LIMITS.items()):
         raise SystemExit("a limit was exceeded")
     return figures
+
+
+def bench_large_result(jobs: ZkJobs, archive: Archive, megabytes: int) -> None:
+    """A job returning ``megabytes`` MB: upstream → worker → database → client."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    body = json.dumps({"blob": "x" * (megabytes * 1024 * 1024)}).encode()
+
+    class Upstream(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_: object) -> None:
+            pass
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/blob"
+    try:
+        import urllib.request
+        started = time.perf_counter()
+        with urllib.request.urlopen(url) as answer:
+            json.loads(answer.read())
+        fetch = time.perf_counter() - started
+        started = time.perf_counter()
+        archive.put_result(0, 0, body)
+        put = time.perf_counter() - started
+        started = time.perf_counter()
+        assert archive.get_result(0, 0) == body
+        got = time.perf_counter() - started
+        archive.drop_results(0)
+        script = f'create table bench.blob on select get from "{url}"; return select * from bench.blob;'
+        started = time.perf_counter()
+        job_id = jobs.submit(script, types=["bench.blob"], max_attempts=1)
+        (done,) = jobs.wait([job_id], timeout=300)
+        ran = time.perf_counter() - started
+        assert done.state == "done", done.error
+        started = time.perf_counter()
+        read = jobs.get(job_id)
+        read_back = time.perf_counter() - started
+        assert len(read.result["blob"]) == megabytes * 1024 * 1024
+        print(f"a {megabytes} MB result ({archive.dialect}): job submitted → done {ran:.2f} s (the script "
+              f"{done.attempts[-1].script_ended - done.attempts[-1].script_started:.2f} s, recorded "
+              f"{done.attempts[-1].ended - done.attempts[-1].script_ended:.2f} s after it, the write to the "
+              f"database included); read back and decoded by a client {read_back:.2f} s. Baseline, same "
+              f"bytes: upstream read + JSON decode {fetch:.2f} s, Archive.put_result {put:.2f} s, "
+              f"get_result {got:.2f} s")
+    finally:
+        server.shutdown()
 
 
 def bench_failover(jobs: ZkJobs, limiters: list[subprocess.Popen]) -> None:
@@ -246,13 +317,27 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--result-mb", type=int, default=50, help="0 skips the large result")
+    parser.add_argument("--single", action="store_true", help="one standalone ZooKeeper, not a 3-node ensemble")
+    parser.add_argument("--sqlite", action="store_true", help="the database in a SQLite file, not PostgreSQL")
     args = parser.parse_args()
     logging.getLogger("kazoo").setLevel(logging.ERROR)   # the server stopping at the end is expected
     print(f"command: python bench/jobs.py --jobs {args.jobs} --workers {args.workers} --rounds {args.rounds} "
-          f"--processes {args.processes} --batch {args.batch} --seconds {args.seconds}")
-    with LocalZooKeeper(max_session_ms=60_000) as zookeeper:
-        bench_jobs(zookeeper, args.jobs, args.workers, args.rounds)
-        bench_ids(zookeeper.hosts, args.processes, args.batch, args.seconds)
+          f"--processes {args.processes} --batch {args.batch} --seconds {args.seconds} --result-mb {args.result_mb}"
+          + (" --single" if args.single else "") + (" --sqlite" if args.sqlite else ""))
+    zookeeper = LocalZooKeeper(max_session_ms=60_000) if args.single else LocalEnsemble(3)
+    postgres = None if args.sqlite else LocalPostgres().start()
+    work = Path(tempfile.mkdtemp(prefix="qlgate-bench-db-"))
+    database = str(work / "jobs.sqlite") if postgres is None else postgres.create_database("bench")
+    print(f"ZooKeeper: {'one server' if args.single else '3-node ensemble'}; database: "
+          f"{'SQLite' if postgres is None else 'PostgreSQL'}")
+    with zookeeper:
+        try:
+            bench_jobs(zookeeper, database, args.jobs, args.workers, args.rounds, args.result_mb)
+            bench_ids(zookeeper.hosts, args.processes, args.batch, args.seconds)
+        finally:
+            if postgres is not None:
+                postgres.close()
 
 
 if __name__ == "__main__":
