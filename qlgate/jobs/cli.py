@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import QlError
-from .model import (FINAL, MAX_STORED_RESULT_BYTES, Job, JobError, QueueFull, check_limit, check_run_seconds,
+from .model import (FINAL, MAX_RUN_SECONDS, MAX_STORED_RESULT_BYTES, Job, JobError, QueueFull, check_limit, check_run_seconds,
                     parse_time)
 from .rates import Rate
 
@@ -311,15 +311,21 @@ def _backend(args: argparse.Namespace):
     from .zk.session import zk_client
     from kazoo.handlers.threading import KazooTimeoutError
     from .zk.client import ZkJobs
+    from ..workspace import load_config
     client = zk_client(args.zookeeper, timeout=10)
     try:
         client.start(10)
     except KazooTimeoutError:
         raise JobError(f"cannot reach ZooKeeper at {args.zookeeper}") from None
     from pathlib import Path
-    target = args.database or os.environ.get("QLGATE_JOBS_DATABASE") or (
-        DEFAULT_DATABASE if Path(DEFAULT_DATABASE).is_file() else None)
+    # the cluster's database and a job's longest deadline (jobs.maxRunSeconds), as this command's config
+    # says (submit takes --config), else the flags, the environment and the defaults
+    config = load_config(args.config) if getattr(args, "config", None) else None
+    max_run = cluster_settings(config)["maxRunSeconds"] if config is not None else MAX_RUN_SECONDS
+    target = args.database or ((config.data.get("jobs") or {}).get("database") if config is not None else None) \
+        or os.environ.get("QLGATE_JOBS_DATABASE") or (DEFAULT_DATABASE if Path(DEFAULT_DATABASE).is_file() else None)
     return ZkJobs(client, root=args.root, id_batch=1, archive=open_archive(target, None) if target else None,
+                  max_run_seconds=max_run,
                   owns_client=True)
 
 

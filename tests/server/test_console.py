@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import tempfile
 import sys
 import urllib.request
 from pathlib import Path
@@ -26,6 +27,8 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 def start_gateway(*extra: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("EBAY_")}
+    # a jobs database of its own: the jobs view counts every job in it
+    env["QLGATE_JOBS_DATABASE"] = os.path.join(tempfile.mkdtemp(prefix="qlgate-console-"), "jobs.sqlite")
     proc = subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--port", str(port), *extra],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
