@@ -153,8 +153,9 @@ def run_worker(args: argparse.Namespace) -> int:
     worker = Worker(client, EngineRunner(workspace, gate), name=args.name, slots=args.slots, root=args.root,
                     loop=loop, max_run_seconds=settings["maxRunSeconds"], call_timeout=settings["callTimeout"],
                     archive=archive, max_result_bytes=int(settings["maxResultBytes"]))
-    limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root,
-                                                    archive=archive, keep_finished=args.keep_finished)
+    limiter = None if args.no_limiter else Limiter(client, name=worker.name, root=args.root, archive=archive,
+                                                    keep_finished=args.keep_finished,
+                                                    server_lag=settings["serverLag"])
     stop = _stop_on_signals()
     worker.start()
     if limiter is not None:
@@ -164,10 +165,10 @@ def run_worker(args: argparse.Namespace) -> int:
     stop.wait()
     bound = settings["stopTimeout"]
     _exit_at_the_latest(bound, f"worker {worker.name}")
-    log.info("worker %s stopping within %g s: runs in hand get half of it to finish", worker.name, bound)
+    log.info("worker %s stopping within %g s: runs in hand get 40%% of it to finish", worker.name, bound)
     if limiter is not None:
-        limiter.stop(timeout=bound * 0.2)
-    worker.stop(drain=True, timeout=bound * 0.7)
+        limiter.stop(timeout=bound * 0.1)
+    worker.stop(drain=True, timeout=bound * 0.8)
     _close_client(client, bound * 0.1)
     log.info("worker %s stopped", worker.name)
     return 0
@@ -190,7 +191,8 @@ def run_limiter(args: argparse.Namespace) -> int:
     client = zk_client(args.zookeeper, timeout=args.session_timeout, retry_max_delay=settings["retryMaxDelay"])
     client.start(30)
     limiter = Limiter(client, name=args.name or f"limiter-{socket.gethostname()}-{os.getpid()}",
-                      root=args.root, archive=archive, keep_finished=args.keep_finished).start()
+                      root=args.root, archive=archive, keep_finished=args.keep_finished,
+                      server_lag=settings["serverLag"]).start()
     stop = _stop_on_signals()
     log.info("limiter %s on %s", limiter.name, args.zookeeper)
     stop.wait()
@@ -205,8 +207,11 @@ def cluster_settings(config: Any, args: argparse.Namespace | None = None) -> dic
     """The job cluster's timing settings from config ``jobs`` (command-line flags win):
     ``maxRunSeconds`` (3600), ``callTimeout`` (10: the longest one upstream call of a
     run may take; the limiter waits that long past a lost worker's session before it
-    re-grants its runs), ``stopTimeout`` (10: SIGTERM to exit), ``retryMaxDelay`` (1:
-    the longest back-off between ZooKeeper reconnects)."""
+    re-grants its runs), ``serverLag`` (10: how long a ZooKeeper server cut off from its
+    leader may go on answering — the ensemble's syncLimit × tickTime; the limiter waits
+    that long more), ``stopTimeout`` (10: SIGTERM to exit), ``retryMaxDelay`` (1: the
+    longest back-off between ZooKeeper reconnects)."""
+    from .zk.limiter import SERVER_LAG_S
     from .zk.session import RETRY_MAX_DELAY_S
     from .zk.worker import CALL_TIMEOUT_S
     jobs = (config.data.get("jobs") or {}) if config is not None else {}
@@ -214,7 +219,7 @@ def cluster_settings(config: Any, args: argparse.Namespace | None = None) -> dic
     try:
         out["maxRunSeconds"] = check_run_seconds(jobs.get("maxRunSeconds", 3600))
         for name, default in (("callTimeout", CALL_TIMEOUT_S), ("stopTimeout", 10.0),
-                              ("retryMaxDelay", RETRY_MAX_DELAY_S)):
+                              ("retryMaxDelay", RETRY_MAX_DELAY_S), ("serverLag", SERVER_LAG_S)):
             flag = getattr(args, {"stopTimeout": "stop_timeout"}.get(name, "-"), None) if args else None
             out[name] = _seconds(f"jobs.{name}", flag if flag is not None else jobs.get(name, default))
         limit = jobs.get("maxResultBytes", MAX_STORED_RESULT_BYTES)
@@ -248,8 +253,9 @@ def open_archive(target: str, settings: dict[str, float] | None) -> Any:
 
 
 def _seconds(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 86400:
-        raise JobError(f"{name} must be a number of seconds above 0, not {value!r}")
+    least = 0 if name == "jobs.serverLag" else 1e-9      # a standalone ZooKeeper has no lag
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not least <= value < 86400:
+        raise JobError(f"{name} must be a number of seconds{' above 0' if least else ''}, not {value!r}")
     return float(value)
 
 
@@ -341,7 +347,7 @@ def _act(args: argparse.Namespace, backend) -> int:
         job = backend.get(args.id)
         if job.state != "done":
             raise JobError(f"job {job.id} is {job.state}" + (f": {job.error}" if job.error else ""))
-        print(json.dumps(job.result, ensure_ascii=False))
+        print(json.dumps(backend.load_result(job), ensure_ascii=False))
     elif action == "cancel":
         job = backend.cancel(args.id)
         _print(args, job.to_dict(), f"{job.id} {job.state}{' (cancel requested)' if job.cancel_requested else ''}")
@@ -395,8 +401,9 @@ def _submit(args: argparse.Namespace, backend) -> int:
         not_before = parse_time(args.not_before)
     except JobError as error:
         raise JobError(f"--not-before {error}") from None
-    # one key for every try of this command: a retry after a lost answer finds the first job
-    key = args.idempotency_key or f"cli-{uuid.uuid4()}"
+    # through a gateway, one key for every try of this command: a retry after a lost answer finds
+    # the first job (straight on ZooKeeper the job's id, chosen before the commit, does that)
+    key = args.idempotency_key or (f"cli-{uuid.uuid4()}" if args.gateway else None)
     return submit_with_backoff(
         lambda: backend.submit(script, types=types, vars=variables, priority=args.priority,
                                not_before=not_before, max_attempts=args.max_attempts,

@@ -136,6 +136,13 @@ class LocalJobs:
         self._kick()
         return job.id
 
+    def load_result(self, job: Job) -> Any:
+        """A done job's result (the embedded backend keeps it in the record)."""
+        return job.result
+
+    def stored_result(self, job: Job) -> bytes | None:
+        return None
+
     def get(self, job_id: int) -> Job:
         with self._lock:
             jobs = self._select("where id = ?", (check_job_id(job_id),))

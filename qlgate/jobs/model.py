@@ -114,9 +114,17 @@ class Job:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Job":
-        data = dict(data)
-        data["attempts"] = [Attempt(**a) for a in data.get("attempts", [])]
+        """A record as stored; fields a newer qlgate added are left aside, so processes
+        of two releases can share a cluster while it is upgraded."""
+        known = _JOB_FIELDS
+        data = {k: v for k, v in data.items() if k in known}
+        data["attempts"] = [Attempt(**{k: v for k, v in a.items() if k in _ATTEMPT_FIELDS})
+                            for a in data.get("attempts", [])]
         return cls(**data)
+
+
+_JOB_FIELDS = frozenset(Job.__dataclass_fields__)
+_ATTEMPT_FIELDS = frozenset(Attempt.__dataclass_fields__)
 
 
 def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,

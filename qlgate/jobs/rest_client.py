@@ -84,6 +84,9 @@ class GatewayJobs:
     def get(self, job_id: int) -> Job:
         return Job.from_dict(self._call("GET", f"/jobs/{int(job_id)}"))
 
+    def load_result(self, job: Job) -> Any:
+        return self._call("GET", f"/jobs/{int(job.id)}/result")
+
     def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
         query = urlencode({k: v for k, v in (("state", state), ("limit", limit)) if v is not None})
         return [Job.from_dict({"script": "", **j}) for j in self._call("GET", f"/jobs?{query}")]

@@ -244,6 +244,10 @@ async def job_result(request: web.Request) -> web.Response:
     if job.state != "done":
         return _json({"err": f"job {job.id} is {job.state}" + (f": {job.error}" if job.error else ""),
                       "state": job.state}, status=409)
+    # a result in the cluster's database is sent as it is stored, never decoded and encoded again
+    stored = await _call(request, request.app[JOBS].stored_result, job)
+    if stored is not None:
+        return web.Response(body=stored, content_type="application/json")
     return _json(job.result)
 
 

@@ -27,8 +27,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Cluster:
+    """``server_lag_s``: the ensemble's syncLimit × tickTime (LocalEnsemble: 2 s)."""
+
     def __init__(self, hosts: str, work: Path, observer, *, session_s: float = 2.0, call_timeout_s: float = 3.0,
-                 stop_timeout_s: float = 5.0):
+                 stop_timeout_s: float = 5.0, server_lag_s: float = 2.0):
         self.hosts, self.work, self.observer = hosts, work, observer
         self.session_s = session_s
         (work / "tables").mkdir(exist_ok=True)
@@ -36,7 +38,8 @@ class Cluster:
         (work / "tables" / "partner.ql").write_text(TABLES)
         self.database = work / "jobs.sqlite"
         (work / "config.json").write_text(json.dumps({"base": observer.base, "jobs": {
-            "callTimeout": call_timeout_s, "stopTimeout": stop_timeout_s, "database": str(self.database)}}))
+            "callTimeout": call_timeout_s, "stopTimeout": stop_timeout_s, "database": str(self.database),
+            "serverLag": server_lag_s}}))
         self.procs: dict[str, subprocess.Popen] = {}
         self.client = zk_client(hosts, timeout=10)
         self.client.start(30)
@@ -114,11 +117,14 @@ class Cluster:
         for job in finished:
             final = self.observer.calls_of(job.id, job.run)
             assert len(final) == calls_per_job, (job.id, job.run, final)
-            handed_on = job.attempts[-1].started
-            for attempt in job.attempts[:-1]:
-                # a run that lost its job sent nothing once the job had gone to another run
-                late = [c for c in self.observer.calls_of(job.id, attempt.run) if c[0] >= handed_on]
+            for attempt, following in zip(job.attempts, job.attempts[1:]):
+                # a run that lost its job sent nothing once the job had gone to the next run, and
+                # every call it had sent was over by then (answered, or cut off at its deadline)
+                calls = self.observer.calls_of(job.id, attempt.run)
+                late = [c for c in calls if c[0] >= following.started]
                 assert not late, (job.id, attempt.run, attempt.error, late)
+                overlapping = [c for c in calls if c[1] is None or c[1] > following.started]
+                assert not overlapping, (job.id, attempt.run, attempt.error, overlapping)
         return finished
 
 

@@ -30,7 +30,8 @@ def setup(tmp_path, observer):
     (tmp_path / "tables" / "partner.ql").write_text(TABLES)
     # the cluster's database of finished jobs and results: workers write there, clients read
     (tmp_path / "config.json").write_text(json.dumps({"base": observer.base, "jobs": {
-        "callTimeout": CALL_TIMEOUT_S, "database": str(tmp_path / "jobs.sqlite")}}))
+        "callTimeout": CALL_TIMEOUT_S, "database": str(tmp_path / "jobs.sqlite"),
+        "serverLag": 0}}))        # one standalone ZooKeeper: no follower can lag behind a leader
     return tmp_path
 
 

@@ -43,7 +43,11 @@ def test_a_worker_frozen_past_its_session_never_calls_for_its_lost_run(cluster):
     cluster.wait_for_calls(ids[0])
     victim = cluster.jobs.get(ids[0]).attempts[-1].worker
     cluster.signal(victim, signal.SIGSTOP)
-    time.sleep(SESSION_S + 1.5)              # its session has expired; its call deadline has not passed
+    # thawed only once its run has gone to another worker: the order a late thaw could do harm in
+    deadline = time.monotonic() + SESSION_S + CALL_TIMEOUT_S + 2.0 + 15
+    while cluster.jobs.get(ids[0]).run < 2:
+        assert time.monotonic() < deadline, "the frozen worker's run was never taken back"
+        time.sleep(0.05)
     cluster.signal(victim, signal.SIGCONT)
     finished = cluster.check_every_job_ended_once(ids, kind="partner.a", limit=1, calls_per_job=3)
     first = finished[0]

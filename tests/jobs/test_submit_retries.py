@@ -38,3 +38,29 @@ async def test_post_jobs_with_the_same_idempotency_key_answers_the_first_job(tmp
     finally:
         await server.close()
         jobs.close()
+
+
+def test_a_submission_whose_answer_is_lost_with_the_connection_is_queued_once(zk, monkeypatch):
+    """The commit reaches ZooKeeper, then the connection goes before its answer: the
+    client cannot tell. The job's id was chosen before the commit, so it looks for the
+    job rather than queueing another."""
+    from kazoo.exceptions import ConnectionLoss
+
+    import qlgate.jobs.zk.client as client_module
+    from qlgate.jobs.zk.client import ZkJobs
+
+    real_commit, lost = client_module.commit, []
+
+    def commit_then_lose_the_answer(tx):
+        real_commit(tx)
+        if not lost:
+            lost.append(True)
+            raise ConnectionLoss("the answer was lost")
+    monkeypatch.setattr(client_module, "commit", commit_then_lose_the_answer)
+    jobs = ZkJobs(zk)
+    try:
+        job_id = jobs.submit("return 1;", types=["t"])
+        assert lost and [j.id for j in jobs.list()] == [job_id]
+        assert len(zk.get_children("/qlgate/queue")) == 1
+    finally:
+        jobs.close()

@@ -275,7 +275,7 @@ def test_a_zookeeper_worker_ends_runs_at_their_deadline(zk_hosts, drip, tmp_path
         short, capped, fine = jobs.wait(ids, timeout=40)
         assert short.error == "JobTimeout: the run took longer than 0.5 s"
         assert capped.error == "JobTimeout: the run took longer than 1 s"
-        assert (fine.state, fine.result) == ("done", 1)
+        assert (fine.state, jobs.load_result(fine)) == ("done", 1)
         assert jobs.running_runs() == []
     finally:
         worker.terminate()

@@ -98,6 +98,9 @@ class ZkJobs:
                 raise
             except (ConnectionLoss, SessionExpiredError):
                 self._await_connection()
+                # the commit may have reached the leader before the connection went: sync first, so
+                # that the server we now read from has applied everything the leader has
+                self._call(self.client.sync, self.layout.jobs)
                 if self._call(self.client.exists, self.layout.job(job.id)) is not None:
                     return job.id     # it had landed: the id was ours alone
                 continue
@@ -129,30 +132,36 @@ class ZkJobs:
 
     # ------------------------------------------------------------------ read
     def get(self, job_id: int) -> Job:
-        """A job with its result, wherever they are kept: the record in ZooKeeper while it
-        is live, then in the archive; a large result in the cluster's database."""
+        """A job's record, wherever it is kept: in ZooKeeper while it is live, then in the
+        archive. A result the worker wrote to the database (``Job.result_bytes``) is not
+        read here — a record stays small whatever its result — but by ``load_result``."""
         check_job_id(job_id)                # the archive's ids are 64-bit integers
         try:
-            job = self._read(job_id)[0]
+            return self._read(job_id)[0]
         except JobNotFound:
             archived = self.archive.get(job_id) if self.archive is not None else None
             if archived is None:
                 raise
-            job = archived
-        return self._with_result(job)
+            return archived
 
-    def _with_result(self, job: Job) -> Job:
-        """Fill in a result the worker wrote to the database (``Job.result_bytes``)."""
-        if job.result_bytes is None or job.result is not None:
-            return job
+    def stored_result(self, job: Job) -> bytes | None:
+        """A done job's result as the database keeps it (JSON bytes); None when it is in
+        the record itself."""
+        if job.result_bytes is None:
+            return None
         if self.archive is None:
-            raise JobError(f"job {job.id}'s result is in the cluster's database; this client has none "
-                           "(jobs.database)")
+            raise JobError(f"job {job.id}'s result is in the cluster's database, and this client has none "
+                           "(jobs.database, --database)")
         data = self.archive.get_result(job.id, job.run)
         if data is None:
-            raise JobError(f"job {job.id}'s result is missing from {self.archive.where}")
-        job.result = json.loads(data)
-        return job
+            raise JobError(f"job {job.id}'s result is missing from {self.archive.where}: is that the "
+                           "database the cluster's workers write to (jobs.database)?")
+        return data
+
+    def load_result(self, job: Job) -> Any:
+        """A done job's result, from its record or the cluster's database."""
+        data = self.stored_result(job)
+        return job.result if data is None else json.loads(data)
 
     def _read(self, job_id: int) -> tuple[Job, int]:
         try:
@@ -198,7 +207,7 @@ class ZkJobs:
                 except NoNodeError:
                     job = self.get(job_id)          # archived (finished), or JobNotFound
                 if job.final:
-                    out.append(self._with_result(job))
+                    out.append(job)
                     break
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:

@@ -57,8 +57,20 @@ MIN_MARGIN_S = 0.2
 PROBES_PER_TIMEOUT = 10
 SUSPENDED_POLL_S = 0.02
 
-# the session a run was handed over on: set in the run's task, inherited by the engine's tasks
-run_session: contextvars.ContextVar[int | None] = contextvars.ContextVar("qlgate_run_session", default=None)
+
+class RunFence:
+    """A run's side of the lease: the session the run was handed over on, and whether a
+    call of the run was ever refused. Set in the run's task (``run_fence``), inherited
+    by every task the engine starts for its calls."""
+
+    __slots__ = ("session", "refused")
+
+    def __init__(self, session: int | None) -> None:
+        self.session = session
+        self.refused = False
+
+
+run_fence: contextvars.ContextVar[RunFence | None] = contextvars.ContextVar("qlgate_run_fence", default=None)
 
 
 class LeaseExpired(Exception):
@@ -75,6 +87,7 @@ class SessionLease:
         self._suspended = False
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._revoked = False             # stopping: no call passes, no probe renews
         self._poke = threading.Event()
         self._on_end: list[Callable[[str], None]] = []
         self._ended_reported = True       # no lease yet: nothing to report ending
@@ -104,6 +117,11 @@ class SessionLease:
         return self
 
     def stop(self) -> None:
+        """Revoke the lease and stop probing: from now on every call is refused. A
+        worker does this before it lets go of its registration, so that no call of a
+        run can still pass once the limiter starts counting towards a re-grant."""
+        with self._lock:
+            self._revoked, self._until = True, 0.0
         self._stop.set()
         self._poke.set()
 
@@ -129,7 +147,8 @@ class SessionLease:
 
     def ready_now(self) -> bool:
         """A call of this run may go out this instant, without waiting."""
-        return not self._suspended and self.remaining(run_session.get()) > 0
+        fence = run_fence.get()
+        return fence is not None and not self._suspended and self.remaining(fence.session) > 0
 
     @property
     def suspended(self) -> bool:
@@ -142,20 +161,24 @@ class SessionLease:
 
     async def usable(self) -> None:
         """Return when a call of this run may be sent now; raise LeaseExpired when it
-        may never be. While the connection is suspended the call waits: the session
-        may come back before the lease ends. Connected on the run's session with the
-        lease over (a process that was stopped and has just resumed), it waits for one
-        fresh probe: an answer proves the session afresh, none means it is gone."""
-        session = run_session.get()
+        may never be (and mark the run: its outcome cannot be trusted). While the
+        connection is suspended the call waits: the session may come back before the
+        lease ends. Connected on the run's session with the lease over (a process
+        that was stopped and has just resumed), it waits for one fresh probe: an
+        answer proves the session afresh, none means it is gone. A call that belongs
+        to no run of this worker is refused."""
+        fence = run_fence.get()
+        session = fence.session if fence is not None else None
         proving_until: float | None = None
         while True:
-            left = self.remaining(session)
+            left = self.remaining(session) if session is not None else 0.0
             if left > 0:
                 if not self._suspended:
                     return
                 await asyncio.sleep(min(SUSPENDED_POLL_S, left))
                 continue
-            if not self._suspended and session is not None and session == self.current_session():
+            if (not self._suspended and not self._revoked and session is not None
+                    and session == self.current_session()):
                 now = self.clock()
                 if proving_until is None:
                     proving_until = now + max(2 * self.probe_interval, 0.2)
@@ -163,6 +186,8 @@ class SessionLease:
                 if now < proving_until:
                     await asyncio.sleep(SUSPENDED_POLL_S)
                     continue
+            if fence is not None:
+                fence.refused = True
             raise LeaseExpired("the worker cannot prove its ZooKeeper session holds this run "
                                "(its lease ran out, or the session ended)")
 
@@ -190,6 +215,8 @@ class SessionLease:
             return
         end = sent + self.timeout - self.margin
         with self._lock:
+            if self._revoked:
+                return
             if session != self._session:          # a new session: the old one's lease is no more
                 self._session, self._until = session, end
             elif end > self._until:

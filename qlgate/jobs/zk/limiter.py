@@ -44,6 +44,7 @@ from .mirror import Mirror
 from .worker import CALL_TIMEOUT_S
 
 log = logging.getLogger("qlgate.jobs.limiter")
+SERVER_LAG_S = 10.0      # ZooKeeper's defaults: syncLimit 5 × tickTime 2 s
 RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
 AUDIT_S = 5.0            # how often every slot is checked against live workers
 ARCHIVE_EVERY_S = 10.0   # how often finished jobs are looked at for archiving
@@ -54,10 +55,14 @@ PRUNE_KEYS_EVERY_S = 600.0
 
 class Limiter:
     def __init__(self, client: KazooClient, *, name: str, root: str = "/qlgate", archive: Archive | None = None,
-                 keep_finished: float = 3600.0):
+                 keep_finished: float = 3600.0, server_lag: float = SERVER_LAG_S):
         self.client = client
         self.archive = archive                  # where finished jobs go once ``keep_finished`` has passed
         self.keep_finished = keep_finished
+        # jobs.serverLag: how long a ZooKeeper server cut off from its leader may go on answering
+        # a worker's probes after the leader stopped hearing of its session (syncLimit × tickTime);
+        # a lost worker's lease may outlast its session by that much (lease.py)
+        self.server_lag = server_lag
         self.name = name
         self.layout = Layout(root)
         self.layout.ensure(client)
@@ -324,7 +329,7 @@ class Limiter:
             since = self._gone_since.get(worker, now)
             names = self.client.get_children(lay.assignments(worker))
             if names:
-                grace = self._call_timeout_of(worker, names)
+                grace = self._call_timeout_of(worker, names) + self.server_lag
                 if now < since + grace:
                     waiting[worker] = since
                     continue
@@ -373,7 +378,7 @@ class Limiter:
         if not stale:
             return False
         since = self._gone_since.get(key, now)
-        if now < since + max(grace for _, grace in stale):
+        if now < since + max(grace for _, grace in stale) + self.server_lag:
             waiting[key] = since
             return False
         for name, _ in stale:
@@ -493,7 +498,7 @@ class Limiter:
         tx.delete(f"{lay.assignments(worker)}/{name}")
         free_slots(tx, lay, name, info["types"])
         if job.state == RUNNING and job.run == run:
-            finish_attempt(job, error)
+            finish_attempt(job, error, cancelled=job.cancel_requested)     # a cancel asked for stands
             record = job.to_dict()
             if job.state == QUEUED:             # taken back, not failed: it keeps its place in the queue
                 enqueue(tx, lay, record, stat.version + 1, queue_place(job))

@@ -31,7 +31,7 @@ from ..model import (DONE, MAX_RUN_SECONDS, MAX_STORED_RESULT_BYTES, QUEUED, RUN
 from ..runner import run_with_deadline
 from .layout import (Layout, commit, decode, encode, enqueue, forget_bucket, free_slots, mark_finished, news,
                      parse_run_name)
-from .lease import FencedGate, SessionLease, run_session
+from .lease import FencedGate, RunFence, SessionLease, run_fence
 
 if TYPE_CHECKING:
     from ..archive import Archive
@@ -66,8 +66,8 @@ class Worker:
         self.lease.on_end(self._lease_ended)
         if hasattr(runner, "gate") and not isinstance(runner.gate, FencedGate):
             runner.gate = FencedGate(self.lease, runner.gate)     # every call of a run checks the lease
-        if hasattr(runner, "call_deadline") and runner.call_deadline is None:
-            runner.call_deadline = call_timeout
+        if hasattr(runner, "call_deadline"):   # never longer than what we tell the limiter
+            runner.call_deadline = min(runner.call_deadline or call_timeout, call_timeout)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
         self.slots = slots
         self.layout.ensure(client)
@@ -77,6 +77,7 @@ class Worker:
         # finishing a run blocks on ZooKeeper: one thread per slot, so finishes never queue
         self._pool = ThreadPoolExecutor(max_workers=slots + 1, thread_name_prefix=f"finish-{self.name}")
         self._wake = threading.Event()
+        self._draining = threading.Event()     # stopping: runs handed over now go back unstarted
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._main, name=f"worker-{self.name}", daemon=True)
         self._session_lost = False          # our ephemeral node went with the session: register again
@@ -109,20 +110,22 @@ class Worker:
         left for the limiter to take back once our session has ended."""
         started = time.monotonic()
         self._give_up_at = started + timeout
-        self._stop.set()
-        self._wake.set()
+        self._draining.set()
         if drain:
             self._wait_for_runs(started + timeout / 2)
         if self._running:
             self.fence_all("the worker is stopping")
             self._wait_for_runs(started + timeout * 0.8)
+        self._stop.set()
+        self._wake.set()
         self._thread.join(max(0.0, self._give_up_at - time.monotonic()))
+        # no call of ours may pass once the limiter starts counting towards a re-grant
+        self.lease.stop()
         try:
             self.client.delete_async(self.layout.worker(self.name)).get(
                 timeout=max(0.0, self._give_up_at - time.monotonic()))
         except Exception:  # the session may be gone (the node with it), or ZooKeeper away
             pass
-        self.lease.stop()
         close = getattr(self.runner, "close", None)
         if close is not None and self.loop is not None and self.loop.is_running():
             try:
@@ -165,7 +168,10 @@ class Worker:
                 self.client.create(self.layout.worker(self.name), info, ephemeral=True)
                 break
             except NodeExistsError:
-                data, stat = self.client.get(self.layout.worker(self.name))
+                try:
+                    data, stat = self.client.get(self.layout.worker(self.name))
+                except NoNodeError:        # the old one expired between the two calls
+                    continue
                 if stat.ephemeralOwner == self.client.client_id[0]:
                     break
                 time.sleep(0.2)
@@ -180,7 +186,7 @@ class Worker:
             if self._running and self.loop is not None:
                 threading.Thread(target=self.fence_all, args=("the ZooKeeper session ended",),
                                  daemon=True).start()
-        if state != KazooState.CONNECTED and not self._stop.is_set():
+        if state != KazooState.CONNECTED and not self._draining.is_set():
             log.warning("worker %s: ZooKeeper connection %s", self.name, state.lower())
         self._wake.set()
 
@@ -265,7 +271,15 @@ class Worker:
         """A run starts once: news and a listing may both name it. (The names kept
         are those of runs in hand and of the latest ones started: a run ended has
         no assignment left to list, and news only ever names runs just handed over.)"""
-        if name in self._handled or name in self._running or self._stop.is_set():
+        if name in self._handled or name in self._running:
+            return
+        if self._draining.is_set():
+            # handed over while we drain: never started, so it goes back at once and costs no attempt
+            self._handled[name] = None
+            try:
+                self._pool.submit(self._hand_back, name, info)
+            except RuntimeError:       # the pool has shut down: the limiter takes it back
+                pass
             return
         self._handled[name] = None
         session = self.lease.current_session()
@@ -286,7 +300,8 @@ class Worker:
         loop = asyncio.get_running_loop()
         script_started = time.time()
         session = self._sessions.get(name)
-        run_session.set(session)              # the script's task inherits it
+        fence = RunFence(session)
+        run_fence.set(fence)                  # the script's tasks inherit it
         task = self._tasks[name] = asyncio.ensure_future(run_with_deadline(self.runner, job, self.max_run_seconds))
         if name in self._cancel_early or name in self._fenced:
             task.cancel()
@@ -302,10 +317,10 @@ class Worker:
         finally:
             self._tasks.pop(name, None)
             self._cancel_early.discard(name)
-        if name not in self._fenced and not self.lease.valid(session):
-            # the script failed or ended while the lease was gone: its outcome cannot be trusted
-            self._fenced[name] = "its lease ran out during the run"
-            log.warning("job %s run %s: fenced (its lease ran out during the run)", job.id, job.run)
+        if name not in self._fenced and fence.refused:
+            # a call of the run was refused for want of a lease: its outcome cannot be trusted
+            self._fenced[name] = "a call was refused: its lease had ended"
+            log.warning("job %s run %s: fenced (a call was refused: its lease had ended)", job.id, job.run)
         if name in self._fenced:
             cancelled, result = False, None
             error = f"fenced: {self._fenced[name]}"
@@ -337,7 +352,7 @@ class Worker:
                 except (ConnectionLoss, SessionExpiredError):
                     # the outcome may or may not have landed: once connected, read and try again
                     # (had it landed, the run is no longer ours and we stop there)
-                    if not self._connected_again():
+                    if not self._connected_again(self._sessions.get(name)):
                         log.warning("job %s run %s: outcome dropped: no connection to record it; the "
                                     "limiter takes the run back once our session has ended", job_id, run)
                         return
@@ -359,6 +374,33 @@ class Worker:
         self._sessions.pop(name, None)
         self._fenced.pop(name, None)
         self.loop.call_soon_threadsafe(self._cancel_early.discard, name)     # a request that came late
+
+    def _hand_back(self, name: str, info: dict[str, Any]) -> None:
+        """A run we never started goes back to the queue at its place, its attempt
+        undone (on the finish pool: it waits on ZooKeeper)."""
+        job_id, run = parse_run_name(name)
+        lay = self.layout
+        try:
+            data, stat = self.client.get(lay.job(job_id))
+            job = Job.from_dict(decode(data))
+            if job.state != RUNNING or job.run != run:
+                return
+            if job.attempts and job.attempts[-1].run == run:
+                job.attempts.pop()
+            job.state, job.started = QUEUED, None
+            tx = self.client.transaction()
+            tx.delete(f"{lay.assignments(self.name)}/{name}")
+            free_slots(tx, lay, name, info["types"])
+            record = job.to_dict()
+            tx.set_data(lay.job(job_id), encode(record), version=stat.version)
+            enqueue(tx, lay, record, stat.version + 1, queue_place(job))
+            commit(tx)
+            log.info("job %s run %s: handed back unstarted (the worker is stopping)", job_id, run)
+        except Exception as error:  # the limiter takes it back once our session has ended
+            log.warning("job %s run %s: could not hand it back (%s); the limiter takes it back",
+                        job_id, run, type(error).__name__)
+        finally:
+            self._sessions.pop(name, None)
 
     def _store_result(self, job_id: int, run: int, result: Any) -> tuple[int | None, str | None]:
         """Write a run's result to the database before the transaction that names it:
@@ -393,8 +435,8 @@ class Worker:
             log.warning("job %s run %s: outcome dropped: the run was taken back (the job is %s, run %s)",
                         job_id, run, job.state, job.run)
             return True
-        if job.cancel_requested and error is None:
-            cancelled, error = True, "cancelled while running"
+        if job.cancel_requested:               # asked to stop: it ends cancelled, whatever this run did
+            cancelled, error = True, error or "cancelled while running"
         if error is None and stored is None:
             error = oversized_result(result)
         job.attempts[-1].script_started, job.attempts[-1].script_ended = timing
@@ -429,18 +471,17 @@ class Worker:
             log.info("job %s run %s: %s", job_id, run, job.state)
         return True
 
-    def _connected_again(self, timeout: float = 60.0) -> bool:
-        """Wait for the connection, at most ``timeout`` s — and never past a stop's bound."""
-        deadline = time.monotonic() + timeout
-        if self._give_up_at is not None:
-            deadline = min(deadline, self._give_up_at)
+    def _connected_again(self, session: int | None) -> bool:
+        """Wait for the connection for as long as ``session`` lasts (an outage without a
+        quorum expires no session, however long: the run's slots stay ours and only we
+        can record its outcome) — but never past a stop's bound."""
         while self.client.state != KazooState.CONNECTED:
-            if time.monotonic() > deadline or self.client.client_state == KeeperState.CLOSED:
+            if self.lease.current_session() != session or self.client.client_state == KeeperState.CLOSED:
                 return False
-            if self._give_up_at is not None:
-                deadline = min(deadline, self._give_up_at)
+            if self._give_up_at is not None and time.monotonic() > self._give_up_at:
+                return False
             time.sleep(0.05)
-        return True
+        return self.lease.current_session() == session
 
 
 class _Feed:

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from qlgate.jobs.zk.lease import FencedGate, LeaseExpired, SessionLease, run_session
+from qlgate.jobs.zk.lease import FencedGate, LeaseExpired, RunFence, SessionLease, run_fence
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zkserver import LocalZooKeeper
 
@@ -87,7 +87,7 @@ def test_a_call_waits_while_suspended_then_is_refused_once_the_lease_is_over(ser
     lease = SessionLease(client).start()
     wait_until(lease.valid)
     gate = FencedGate(lease)
-    run_session.set(lease.session)
+    run_fence.set(RunFence(lease.session))
     ended: list[str] = []
     lease.on_end(ended.append)
     try:
@@ -113,7 +113,7 @@ def test_a_session_that_comes_back_in_time_lets_waiting_calls_go_on(server, sess
     client = session(4.0)
     lease = SessionLease(client).start()
     wait_until(lease.valid)
-    run_session.set(lease.session)
+    run_fence.set(RunFence(lease.session))
     try:
         server.stop()
         wait_until(lambda: lease.suspended)
@@ -132,7 +132,7 @@ def test_a_paused_process_proves_its_session_again_before_a_further_call(session
     clock = Clock()
     lease = SessionLease(client, clock=clock).start()
     wait_until(lease.valid)
-    run_session.set(lease.session)
+    run_fence.set(RunFence(lease.session))
     try:
         clock.skipped += 5.0                              # as if SIGSTOPped for 5 s: the lease is over
         assert not lease.valid()
@@ -147,31 +147,51 @@ def test_a_run_handed_over_on_an_ended_session_is_never_covered_by_a_new_one(ses
     lease = SessionLease(client).start()
     wait_until(lease.valid)
     try:
-        run_session.set(lease.session + 1)                # a session before this one
+        run_fence.set(RunFence(lease.session + 1))                # a session before this one
         with pytest.raises(LeaseExpired):
             asyncio.run(FencedGate(lease)("partner.a.call"))
     finally:
         lease.stop()
 
 
-def test_the_gate_checks_the_lease_again_after_waiting_for_a_rate_token(session):
+def test_a_call_that_waited_for_the_lease_after_its_rate_token_takes_a_fresh_token(session):
+    """The rate gate hands out a time slot; if the lease then has to be proved again (the
+    process paused meanwhile), the slot may have closed: the call takes another."""
     client = session(2.0)
     clock = Clock()
     lease = SessionLease(client, clock=clock).start()
     wait_until(lease.valid)
-    calls = []
+    run_fence.set(RunFence(lease.session))
+    tokens = []
 
     async def rate_gate(table: str) -> None:
-        calls.append(table)
+        tokens.append(table)
+        if len(tokens) == 1:
+            clock.skipped += 5.0                          # paused while holding its token
 
     try:
-        run_session.set(lease.session)
         asyncio.run(FencedGate(lease, rate_gate)("partner.a.call"))
-        assert calls == ["partner.a.call"]
+        assert tokens == ["partner.a.call", "partner.a.call"] and lease.valid()
+    finally:
+        lease.stop()
 
-        async def slow_token(table: str) -> None:
-            run_session.set(lease.session + 1)            # the session the run was on ends meanwhile
+
+def test_a_refused_call_marks_its_run_and_a_call_of_no_run_is_refused(session):
+    client = session(2.0)
+    lease = SessionLease(client).start()
+    wait_until(lease.valid)
+    try:
+        fence = RunFence(lease.session + 1)               # a session before this one
+        run_fence.set(fence)
         with pytest.raises(LeaseExpired):
-            asyncio.run(FencedGate(lease, slow_token)("partner.a.call"))
+            asyncio.run(FencedGate(lease)("partner.a.call"))
+        assert fence.refused                              # the worker will not trust the run's outcome
+        run_fence.set(None)
+        with pytest.raises(LeaseExpired):
+            asyncio.run(FencedGate(lease)("partner.a.call"))
+        run_fence.set(RunFence(lease.session))
+        lease.stop()                                      # revoked: stopping workers call no more
+        with pytest.raises(LeaseExpired):
+            asyncio.run(FencedGate(lease)("partner.a.call"))
     finally:
         lease.stop()

@@ -56,7 +56,7 @@ def test_a_lost_workers_runs_keep_their_slots_for_its_call_deadline_then_their_p
     from qlgate.jobs.zk.session import zk_client
     layout = Layout("/qlgate")
     jobs = ZkJobs(zk)
-    limiter = Limiter(zk, name="l")
+    limiter = Limiter(zk, name="l", server_lag=0)           # one standalone server: no follower lags
     doomed = zk_client(zk_hosts, timeout=2.0)
     doomed.start(10)
     doomed.create(layout.worker("w"), encode({"slots": 1, "callTimeout": 1.5}), ephemeral=True)
