@@ -13,6 +13,12 @@ One archive for the whole cluster, on either database, chosen by a URL:
 
 Each creates and migrates its own tables on open (``archive_schema``). The
 threads of a process may share one ``Archive``.
+
+On PostgreSQL no call waits for good: ``statement_timeout`` (seconds, 60 by
+default: a 64 MB result on a slow link) bounds each statement at the server and,
+with a second's margin, each call at the client, whatever the network does; past
+it the call raises ``ArchiveUnavailable`` (see ``archive_pg``). A SQLite file is
+local and needs no such bound.
 """
 
 from __future__ import annotations
@@ -28,15 +34,16 @@ from .archive_errors import ArchiveError, ArchiveUnavailable, ResultTooLarge, Sc
 from .model import MAX_JOB_ID, Job
 
 __all__ = ["Archive", "ArchiveError", "ArchiveUnavailable", "ResultTooLarge", "SchemaTooNew",
-           "DEFAULT_MAX_RESULT_BYTES"]
+           "DEFAULT_MAX_RESULT_BYTES", "STATEMENT_TIMEOUT_S"]
 
 DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024      # config jobs.maxResultBytes unless it says otherwise
+STATEMENT_TIMEOUT_S = 60.0                       # PostgreSQL: the longest one statement may take
 _MIN_ID = -2 ** 63                                # both databases keep ids and runs as signed 64-bit integers
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
-def _open_store(target: str | Path) -> Any:
+def _open_store(target: str | Path, statement_timeout: float) -> Any:
     if isinstance(target, Path):
         from .archive_sqlite import SqliteStore
         return SqliteStore(target)
@@ -48,7 +55,7 @@ def _open_store(target: str | Path) -> Any:
     name = scheme.group(1).lower()
     if name in ("postgresql", "postgres"):
         from .archive_pg import PostgresStore       # psycopg only where PostgreSQL is used
-        return PostgresStore(text)
+        return PostgresStore(text, statement_timeout=statement_timeout)
     if name == "sqlite":
         path, _, query = text[scheme.end():].partition("?")
         if not path.startswith("/") or query:
@@ -68,13 +75,15 @@ class Archive:
     """``Archive(target)`` and ``Archive.open(target)`` are the same: ``target`` is a
     URL or a path as above (a plain path, as callers before PostgreSQL pass, is SQLite)."""
 
-    def __init__(self, target: str | Path, *, max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES):
+    def __init__(self, target: str | Path, *, max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+                 statement_timeout: float = STATEMENT_TIMEOUT_S):
         self.max_result_bytes = max_result_bytes
-        self._store = _open_store(target)
+        self._store = _open_store(target, statement_timeout)
 
     @classmethod
-    def open(cls, target: str | Path, *, max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES) -> "Archive":
-        return cls(target, max_result_bytes=max_result_bytes)
+    def open(cls, target: str | Path, *, max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+             statement_timeout: float = STATEMENT_TIMEOUT_S) -> "Archive":
+        return cls(target, max_result_bytes=max_result_bytes, statement_timeout=statement_timeout)
 
     @property
     def dialect(self) -> str:

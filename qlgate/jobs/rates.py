@@ -11,12 +11,34 @@ time, so no window [t, t + 1) holds more than N, and a type gets N/(1 + g),
 95% of N, at most (the arithmetic is in ``slots.py``). Slot times are the
 store's clock — ZooKeeper's, as it stamps writes, which each process bounds
 from its own writes (``zk/clock.py``) — so the wall clocks of the workers'
-hosts need not agree.
+hosts need not agree. While a process cannot know that clock to within the
+grace (ZooKeeper round trips over about 50 ms), it cannot spend a slot safely:
+its callers then wait, giving the slots back and leasing again with fresh
+readings, until it can; a run's own deadline ends that wait like any other.
+
+Where that bound holds: at the gate. It spaces the moments calls *leave* it (in
+the store's clock); a partner counts the moments they *arrive*. The grace is
+spent at the gate — a slot's call may leave anywhere in its 50 ms — so none is
+left for the way there: if the time from the gate to the partner varies by J
+from one call to another, a sliding second at the partner can hold up to
+N + ⌈N·J/(1 + g)⌉ calls (slots of an interval 1 + g + J long instead of 1 + g).
+J comes from a cold connection (DNS, TCP and TLS handshakes: tens to hundreds of
+milliseconds, where a kept-alive connection has none), a connection pool at its
+limit (the call queues for a connection after the gate), the event loop being
+busy, network jitter. And a token is spent per call, not per HTTP request: the
+HTTP client's one retry of a read after a network failure, and the redirects it
+follows, go out on the call's token. A partner that must never count more than
+N is kept there by a lower rate: the largest M with M + ⌈M·J/(1 + g)⌉ ≤ N for
+the J expected (20/s and J = 100 ms: 18/s).
 
 Per day, the window is the calendar day in the rate's time zone (eBay's quotas
 reset at midnight in America/Los_Angeles): a budget of N tokens per local
 date, so a day of 23 or 25 hours, when daylight saving time begins or ends, is
-simply that long.
+simply that long. Which date it is each process reads off its own host's wall
+clock, and hosts disagree by their skew at midnight; so that no disagreement
+hands out a day's budget twice, days only move forward in a store: a day is
+opened only if no later one has been, and the day before the newest is kept
+for hosts whose clocks lag (see ``zk/rates.py``).
 
 Either way a process leases tokens in batches — from ZooKeeper by
 compare-and-set (``zk/rates.py``) or, for the embedded backend, from memory —
@@ -29,18 +51,20 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import logging
 import re
 import threading
 import time
 from collections import Counter, deque
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Callable, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .model import JobError, type_of_table
 from .slots import GRACE_NS, SECOND_NS, Slots, lease_size, reserve, spacing_ns
 
+log = logging.getLogger("qlgate.jobs.rates")
 PERIODS = ("second", "day")
 MAX_CALLS = 1_000_000_000      # a window's budget (stored as a SQLite integer and in ZooKeeper)
 _ZONE_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]{0,29}(/[A-Za-z0-9_+\-]{1,30}){0,2}")
@@ -57,6 +81,11 @@ def time_zone(name: object) -> tzinfo:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         raise JobError(f"unknown time zone {name!r} (IANA names such as America/Los_Angeles or UTC)") from None
+
+
+def day_before(window: str) -> str:
+    """The date before a daily window's (ISO dates, as ``Rate.window`` gives them)."""
+    return (date.fromisoformat(window) - timedelta(days=1)).isoformat()
 
 
 @dataclass(frozen=True)
@@ -146,13 +175,8 @@ class TokenStore(Protocol):
         """Hand back slots ``first_unspent`` … of a lease, if no one has leased after it."""
 
 
-class SlotsUnusable(JobError):
-    """Leased slots this process cannot spend safely: it knows the store's clock
-    to within no less than the grace (a ZooKeeper round trip longer than 50 ms)."""
-    status = 503
-
-
 RECHECK_S = 1.0              # a caller with no token in sight looks again this often: the rate may change
+SETTLE_S = 0.05              # slots leased unspendable: try again after this, twice as long each time, to RECHECK_S
 AHEAD_NS = SECOND_NS // 2    # a process reserves no slot further ahead: the others queue behind it, not it alone
 SLOT_SHARE = 0.1             # a per-second lease also covers this share of the last second's calls …
 DAY_SHARE = 1.0              # … a daily one this share (its tokens do not expire until midnight)
@@ -183,6 +207,7 @@ class CallGate:
         self._waiting: Counter[str] = Counter()          # type → callers with no token yet
         self._recent: dict[str, deque[int]] = {}         # type → when its calls of the last second went
         self._leasing: dict[str, asyncio.Future] = {}    # type → the lease being taken for it
+        self._unusable: dict[str, int] = {}              # type → leases in a row that could not be spent
 
     async def __call__(self, table: str) -> None:
         job_type = type_of_table(table)
@@ -268,14 +293,33 @@ class CallGate:
         count = self._size(job_type, SLOT_SHARE, max(1, AHEAD_NS // spacing_ns(rate.calls)))
         slots = await self._ask(self.store.lease_slots, job_type, rate, count)
         if slots.spendable <= 0:
-            raise SlotsUnusable("call slots cannot be spent here: this process knows ZooKeeper's clock "
-                                f"only to ±{(GRACE_NS - slots.spendable) / 2e6:.0f} ms")
+            await self._settle(job_type, slots)
+            return
+        if self._unusable.pop(job_type, 0):
+            log.info("type %s: call slots can be spent again", job_type)
         with self._lock:
             held = self._slots.setdefault(job_type, [])
             for index in range(slots.count):
                 opens = slots.opens(index)
                 bisect.insort(held, _Held(opens, opens + slots.spendable, slots, index), key=lambda h: h.opens)
             self._reserved[job_type] = max(self._reserved.get(job_type, 0), slots.opens(slots.count - 1))
+
+    async def _settle(self, job_type: str, slots: Slots) -> None:
+        """Slots this process cannot spend safely: it knows the store's clock no better
+        than the grace is wide (ZooKeeper round trips over about 50 ms, a latency spike).
+        The callers wait rather than fail: the slots go back, and the lease is tried
+        again a little later, with fresh readings of the clock, until a round trip is
+        quick again — or a caller's own deadline (its run's) cancels its wait."""
+        try:
+            await self._ask(self.store.return_slots, job_type, slots, 0)
+        except Exception:  # they expire unspent instead: a loss of throughput, not of the bound
+            log.debug("type %s: unspendable slots could not be given back", job_type, exc_info=True)
+        tries = self._unusable[job_type] = self._unusable.get(job_type, 0) + 1
+        if tries == 1:
+            log.warning("type %s: call slots cannot be spent here, ZooKeeper's clock is known only to "
+                        "±%.0f ms (slow round trips); calls wait until it is known better",
+                        job_type, (GRACE_NS - slots.spendable) / 2e6)
+        await asyncio.sleep(min(RECHECK_S, SETTLE_S * 2 ** (tries - 1)))
 
     # ------------------------------------------------------------------ leasing, shared
     async def _replenish(self, job_type: str, rate: Rate) -> None:
@@ -355,7 +399,8 @@ class MemoryTokens:
 
     def __init__(self) -> None:
         self.rates: dict[str, Rate] = {}
-        self._left: dict[tuple[str, str], int] = {}
+        self._left: dict[tuple[str, str], int] = {}      # (type, day) → what is left of its budget
+        self._calendars: dict[str, str] = {}              # type → the time zone its days are dates of
         self._next: dict[str, int] = {}          # type → its next free slot (time.monotonic_ns)
         self._lock = threading.Lock()
 
@@ -364,12 +409,28 @@ class MemoryTokens:
 
     def lease(self, job_type: str, rate: Rate, window: str, count: int) -> int:
         with self._lock:
-            for key in [k for k in self._left if k[0] == job_type and k[1] != window]:
-                del self._left[key]                     # past windows
-            left = self._left.setdefault((job_type, window), rate.calls)
-            got = min(left, count)
-            self._left[(job_type, window)] = left - got
+            key = (job_type, window)
+            if key not in self._left and not self._open_day(job_type, rate, window):
+                return 0
+            got = min(self._left[key], count)
+            self._left[key] -= got
             return got
+
+    def _open_day(self, job_type: str, rate: Rate, window: str) -> bool:
+        """ZooKeeper's rules (``zk/rates.py``), for gates whose clocks differ: days only
+        move forward, the day before the newest is kept, another calendar starts afresh."""
+        days = [day for (kind, day) in self._left if kind == job_type]
+        if self._calendars.get(job_type) == rate.time_zone:
+            if any(day > window for day in days):
+                return False
+            gone = [day for day in days if day < day_before(window)]
+        else:
+            gone = days
+        for day in gone:
+            del self._left[(job_type, day)]
+        self._calendars[job_type] = rate.time_zone
+        self._left[(job_type, window)] = rate.calls
+        return True
 
     def give_back(self, job_type: str, window: str, count: int) -> None:
         with self._lock:

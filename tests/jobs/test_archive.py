@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,14 +22,16 @@ import pytest
 from kazoo.client import KazooClient
 
 from qlgate.jobs.archive import Archive, ArchiveUnavailable, ResultTooLarge, SchemaTooNew
+from qlgate.jobs.archive_pg import KEEPALIVES_IDLE_S, TCP_USER_TIMEOUT_MS
 from qlgate.jobs.archive_schema import MIGRATIONS
-from qlgate.jobs.model import Job, JobNotFound
+from qlgate.jobs.model import Job, JobError, JobNotFound
 from qlgate.jobs.pgserver import LocalPostgres
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.layout import Layout, encode, mark_finished
 from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
+from tests.netproxy import Proxy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -279,6 +282,84 @@ def test_a_dropped_connection_is_made_again(postgres, pg_url):
         assert query(pg_url, "select count(*) from pg_stat_activity where application_name = 'qlgate-archive'") == [(1,)]
 
 
+
+# ------------------------------------------------------------------ no call waits for good
+
+def archive_backends(url: str) -> list[tuple]:
+    """The archive's server processes in the database of ``url``: (pid,) each."""
+    return query(url, "select pid from pg_stat_activity where application_name = 'qlgate-archive'"
+                      f" and datname = '{url.rsplit('/', 1)[1]}'")
+
+
+def test_a_statement_that_waits_too_long_is_cancelled_and_the_connection_kept(pg_url):
+    """The server's own bound: a result whose row another transaction holds waits
+    statement_timeout, then fails typed; the connection lives on for the next call."""
+    with Archive.open(pg_url, statement_timeout=0.5) as archive:
+        archive.put_result(1, 1, b"{}")
+        before = archive_backends(pg_url)
+        with psycopg.connect(pg_url) as holder:                         # a transaction that keeps the row
+            holder.execute("select 1 from archived_results where job_id = 1 for update")
+            started = time.monotonic()
+            with pytest.raises(ArchiveUnavailable, match=r"cancelled a statement \(statement_timeout 0.5 s\)"):
+                archive.put_result(1, 1, b"[]")
+            assert 0.5 <= time.monotonic() - started < 1.5              # before the client's own deadline
+        archive.put_result(1, 1, b"[]")
+        assert archive.get_result(1, 1) == b"[]"
+        assert archive_backends(pg_url) == before                      # the same connection throughout
+
+
+def test_a_database_that_goes_quiet_mid_statement_fails_the_call_within_its_bound(postgres, pg_url):
+    """A partition, or a frozen server whose kernel still acknowledges every byte: TCP
+    sees nothing wrong and the server's answer never comes. The archive's own deadline
+    (statement_timeout + 1 s) drops the connection, the call fails typed, and the
+    archive's lock is free again: other threads are not stuck behind it."""
+    with Proxy("127.0.0.1", postgres.port) as proxy:
+        through_proxy = pg_url.replace(f"@127.0.0.1:{postgres.port}/", f"@{proxy.address}/")
+        with Archive.open(through_proxy, statement_timeout=0.5) as archive:
+            archive.put_result(1, 1, b"{}")
+            outcome: list[BaseException | None] = []
+            with psycopg.connect(pg_url) as holder:                     # the statement waits at the server …
+                holder.execute("select 1 from archived_results where job_id = 1 for update")
+                started = time.monotonic()
+                writer = threading.Thread(target=lambda: outcome.append(
+                    _raised(archive.put_result, 1, 1, b"x" * 1_000_000)))
+                writer.start()
+                time.sleep(0.2)
+                proxy.silence()                                        # … when the network goes quiet
+            writer.join(10)
+            took = time.monotonic() - started
+            assert not writer.is_alive(), "put_result hung"
+            [error] = outcome
+            assert isinstance(error, ArchiveUnavailable), error
+            assert "did not answer within 1.5 s" in str(error) and error.__context__ is None
+            assert postgres.password not in str(error)
+            assert 1.5 <= took < 3.5
+            proxy.heal()                                               # back: the next call reconnects
+            archive.put_result(1, 2, b"[]")
+            assert archive.get_result(1, 2) == b"[]"
+
+
+def _raised(call, *args) -> BaseException | None:
+    try:
+        call(*args)
+    except BaseException as error:                                   # noqa: BLE001 - handed to the test
+        return error
+    return None
+
+
+def test_the_archives_connection_is_watched_by_keepalives_a_user_timeout_and_statement_timeout(pg_url):
+    """What notices a host that died silently: read off the socket libpq opened, and
+    the session's setting (both reached through the store's one connection)."""
+    with Archive.open(pg_url) as archive:
+        conn = archive._store._conn
+        with socket.socket(fileno=os.dup(conn.fileno())) as sock:
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == KEEPALIVES_IDLE_S
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == TCP_USER_TIMEOUT_MS
+        assert conn.execute("show statement_timeout").fetchone() == ("1min",)
+    with pytest.raises(ValueError, match="statement_timeout"):
+        Archive.open(pg_url, statement_timeout=0)
+
 def test_local_postgres_starts_stops_and_keeps_its_data():
     with LocalPostgres() as server:
         assert server.running
@@ -397,19 +478,22 @@ def test_a_worker_writes_a_large_result_to_the_database_and_any_host_reads_it(se
         big, too_big = (elsewhere.submit("return 1", types=["t"], vars={"kb": kb}, max_attempts=1)
                         for kb in (2048, 4096))
         done, failed = elsewhere.wait([big, too_big], timeout=20)
-        assert done.state == "done" and done.result["text"] == "x" * 2048 * 1024
+        assert done.state == "done" and done.result is None           # the record stays small
+        assert elsewhere.load_result(done)["text"] == "x" * 2048 * 1024
         assert failed.state == "failed" and "ResultTooLarge" in failed.error and failed.result is None
         data, _ = elsewhere.client.get(f"/qlgate/jobs/{big}")
         record = json.loads(data)
         assert record["result"] is None and record["result_bytes"] > 2 * 1024 * 1024
         assert len(data) < 10_000                                   # the record stays small
-        with pytest.raises(Exception, match="cluster's database"):
-            ZkJobs(sessions()).get(big)                              # a client with no database says why
+        blind = ZkJobs(sessions())
+        assert blind.get(big).state == "done"                        # its record, from anywhere
+        with pytest.raises(JobError, match="cluster's database"):
+            blind.load_result(blind.get(big))                        # a client with no database says why
         deadline = time.monotonic() + 15
         while elsewhere.client.exists(f"/qlgate/jobs/{big}") is not None:
             assert time.monotonic() < deadline, "the job was not archived"
             time.sleep(0.1)
-        assert elsewhere.get(big).result["text"] == "x" * 2048 * 1024   # archived: still whole
+        assert elsewhere.load_result(elsewhere.get(big))["text"] == "x" * 2048 * 1024   # archived: still whole
     finally:
         worker.stop(drain=False)
         limiter.stop()

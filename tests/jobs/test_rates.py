@@ -234,9 +234,12 @@ def test_daily_budgets_in_zookeeper_are_leased_by_compare_and_set_and_given_back
     assert other.lease("api.y", rate, day, 4) == 0
     store.give_back("api.y", day, 2)
     assert other.lease("api.y", rate, day, 4) == 2
-    assert store.lease("api.y", rate, "2026-11-22", 1) == 1  # a new day; older ones are removed
+    assert store.lease("api.y", rate, "2026-11-22", 1) == 1  # a new day: the one before is kept …
+    assert other.lease("api.y", rate, day, 4) == 0           # … for hosts whose clocks lag, spent as it was
+    assert store.lease("api.y", rate, "2026-11-20", 4) == 0  # a day before that is not made again
+    assert store.lease("api.y", rate, "2026-11-23", 1) == 1  # and a day two back is removed
     deadline = time.monotonic() + 5
-    while day in zk.get_children("/qlgate/tokens/api.y"):
+    while sorted(zk.get_children("/qlgate/tokens/api.y")) != ["2026-11-22", "2026-11-23"]:
         assert time.monotonic() < deadline
         time.sleep(0.02)
     store.set_rate("api.y", None)
@@ -244,3 +247,103 @@ def test_daily_budgets_in_zookeeper_are_leased_by_compare_and_set_and_given_back
     while other.rate("api.y") is not None:                   # the removal reaches the other process by watch
         assert time.monotonic() < deadline
         time.sleep(0.02)
+
+
+# ------------------------------------------------------------------ hosts whose clocks disagree
+
+@pytest.fixture(params=["memory", "zookeeper"])
+def two_hosts(request):
+    """Two processes' token stores sharing one budget: ``set_rate(type, rate)`` for both."""
+    if request.param == "memory":
+        tokens = MemoryTokens()
+        yield (tokens, tokens), tokens.rates.__setitem__
+        return
+    zk = request.getfixturevalue("zk")
+    first, second = ZkTokens(zk), ZkTokens(zk)
+    yield (first, second), lambda job_type, rate: (first.set_rate(job_type, rate), second._reload())
+
+
+async def test_a_host_whose_clock_lags_never_refills_a_day_the_cluster_has_left(two_hosts):
+    """Host A's clock is 3 s fast, host B's right by the partner's. At A's midnight A
+    opens the new day; B, with 1.5 s of the old day left, spends what is left of it
+    from the same shared count (kept for it), never a fresh budget, then waits for its
+    own midnight. A day no one used before A left it is not opened by B at all."""
+    (tokens_a, tokens_b), set_rate = two_hosts
+    rate = Rate(10, "day", "America/Los_Angeles")          # leased a token at a time: exact counts
+    set_rate("api.v", rate)
+    set_rate("api.w", rate)
+    midnight = local(2026, 11, 22)
+    offset = midnight - 1.5 - time.time()
+    clock_b = lambda: time.time() + offset                 # noqa: E731
+    host_a = CallGate(tokens_a, clock=lambda: clock_b() + 3)
+    host_b = CallGate(tokens_b, clock=clock_b)
+
+    for _ in range(4):
+        await host_b("api.v.call")                        # Saturday: 6 left
+    for _ in range(3):
+        await host_a("api.v.call")                        # A's clock says Sunday already
+    await host_a("api.w.call")
+    for _ in range(6):
+        await host_b("api.v.call")                        # Saturday's last 6, in B's last second of it
+    assert clock_b() < midnight
+
+    await host_b("api.w.call")                            # no Saturday for api.w: B waits for Sunday
+    assert clock_b() >= midnight
+    await host_b("api.v.call")                            # api.v too, from what A left of Sunday
+    if isinstance(tokens_a, ZkTokens):
+        days = "/qlgate/tokens/api.v"
+        left = {day: int(tokens_a.client.get(f"{days}/{day}")[0]) for day in tokens_a.client.get_children(days)}
+        assert left == {"2026-11-21": 0, "2026-11-22": 6}
+        assert tokens_a.client.get_children("/qlgate/tokens/api.w") == ["2026-11-22"]
+
+
+def test_a_rate_moved_to_another_time_zone_starts_its_calendar_afresh(zk):
+    """At 02:00 UTC on the 22nd it is still the 21st in Los Angeles: a type whose
+    quota moves from UTC days to the partner's does not wait hours for the new
+    calendar to catch up with the old one's date."""
+    tokens = ZkTokens(zk)
+    tokens.set_rate("api.z", Rate(10, "day"))
+    gate = CallGate(tokens, clock=lambda: local(2026, 11, 21, 18))    # 02:00 UTC on the 22nd
+    asyncio.run(gate("api.z.call"))
+    tokens.set_rate("api.z", Rate(10, "day", "America/Los_Angeles"))
+    started = time.monotonic()
+    asyncio.run(gate("api.z.call"))
+    assert time.monotonic() - started < 0.5
+    assert zk.get_children("/qlgate/tokens/api.z") == ["2026-11-21"]
+    assert int(zk.get("/qlgate/tokens/api.z/2026-11-21")[0]) == 9
+
+
+# ------------------------------------------------------------------ ZooKeeper slow to answer
+
+async def test_while_zookeeper_answers_slowly_calls_wait_for_usable_slots_instead_of_failing(zk, zk_hosts, caplog):
+    """A latency spike: every round trip over 50 ms, so a process that has not yet
+    measured ZooKeeper's clock cannot know it to within the grace, and no slot it
+    leases can be spent safely. Its callers wait — the slots go back, the lease is
+    tried again — and go out once round trips are quick; a run's own deadline still
+    ends a wait that lasts."""
+    ZkTokens(zk).set_rate("partner.s", Rate(N, "second"))
+    client = zk_client(zk_hosts)
+    client.start(10)
+    spike = threading.Event()
+    spike.set()
+    write = client.set
+
+    def slow_write(*args, **kwargs):                      # each answer 60 ms late while the spike lasts
+        if spike.is_set():
+            time.sleep(0.06)
+        return write(*args, **kwargs)
+
+    client.set = slow_write
+    gate = CallGate(ZkTokens(client))
+    try:
+        with pytest.raises(TimeoutError):                 # the run's deadline, as a worker sets it
+            await asyncio.wait_for(gate("partner.s.call"), 0.5)
+        assert "calls wait until it is known better" in caplog.text
+        threading.Timer(0.3, spike.clear).start()
+        started = time.monotonic()
+        await asyncio.wait_for(gate("partner.s.call"), 5)
+        assert 0.3 <= time.monotonic() - started < 3
+    finally:
+        spike.clear()
+        client.stop()
+        client.close()

@@ -1,6 +1,9 @@
 """Call tokens in ZooKeeper::
 
     rates/<type>              the type's rate (JSON: calls, per, timeZone)
+    tokens/<type>             its data names the calendar its dates are days of
+                              (JSON: timeZone); a new day's node is created in a
+                              transaction that checks and rewrites it
     tokens/<type>/<date>      what is left of a daily budget on that date of the
                               rate's calendar, taken in batches by compare-and-set
                               on the node's version (as ids are)
@@ -10,7 +13,20 @@
     tokens                    its data is written only to read ZooKeeper's clock
 
 Slot times are the leader's wall clock as it stamps writes, so every process
-reads the same clock whatever its host's says (see clock.py)."""
+reads the same clock whatever its host's says (see clock.py).
+
+Which day it is, though, each process reads off its own host's wall clock
+(``CallGate.clock``), and hosts disagree by their clock skew — for seconds at
+midnight. So that no disagreement can hand out a budget twice, days only move
+forward: a day's node is created only if no later day's exists (a host whose
+clock lags gets no tokens from a day the cluster has left, until its own clock
+reaches the new one: it waits out its skew, once a day), and the day before the
+newest is kept (a lagging host goes on spending what is left of it, from the
+same shared count, until its own midnight) — only older days are deleted. A
+rate moved to another time zone counts days of another calendar, whose dates
+may run behind the old ones by one: the first day the new calendar opens starts
+a fresh budget, and the old calendar's days are deleted with it (a date the old
+calendar already has a node for goes on from that node's count)."""
 
 from __future__ import annotations
 
@@ -22,10 +38,10 @@ import threading
 import time
 
 from kazoo.client import KazooClient
-from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError
+from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError, RolledBackError
 
 from ..model import JobError
-from ..rates import Rate
+from ..rates import Rate, day_before
 from ..slots import GRACE_NS, Slots, reserve
 from ..types import check_type
 from .clock import ServerClock
@@ -98,11 +114,8 @@ class ZkTokens:
             try:
                 data, stat = self.client.get(path)
             except NoNodeError:
-                try:
-                    self.client.create(path, encode(rate.calls), makepath=True)
-                    self._forget_old_windows(job_type, window)
-                except NodeExistsError:
-                    pass
+                if not self._open_day(job_type, rate, window):
+                    return 0              # a later day has begun: this host's clock lags
                 continue
             left = decode(data)
             got = min(left, count)
@@ -126,14 +139,54 @@ class ZkTokens:
             except BadVersionError:
                 continue
 
-    def _forget_old_windows(self, job_type: str, current: str) -> None:
+    def _open_day(self, job_type: str, rate: Rate, window: str) -> bool:
+        """Create day ``window``'s budget unless a later day of the same calendar exists
+        (then False: no tokens for this host yet). True when the day may exist now,
+        whoever created it: the caller looks again.
+
+        One transaction checks and rewrites the type's node, so processes opening days
+        at once take turns, and none creates a day on a listing another has since made
+        stale. Moving to another calendar deletes the old one's days, and only toward
+        the time zone the stored rate has now (checked in the same transaction): a
+        process whose copy of the rate is behind cannot move the type back and forth."""
+        parent = f"{self.tokens_path}/{job_type}"
         try:
-            windows = self.client.get_children(f"{self.tokens_path}/{job_type}")
+            data, stat = self.client.get(parent)
+            children = self.client.get_children(parent)
         except NoNodeError:
-            return
-        for old in windows:
-            if _older(old, current):
-                self.client.delete_async(f"{self.tokens_path}/{job_type}/{old}")
+            self.client.ensure_path(parent)
+            return True
+        days = [name for name in children if _DATE.fullmatch(name)]
+        calendar = _calendar(data)
+        same = calendar is None or calendar == rate.time_zone     # None: made by an older qlgate
+        if same and any(day > window for day in days):
+            return False
+        tx = self.client.transaction()
+        tx.check(parent, stat.version)
+        tx.set_data(parent, encode({"timeZone": rate.time_zone}))
+        tx.create(f"{parent}/{window}", encode(rate.calls))
+        if not same:
+            rate_path = f"{self.rates_path}/{job_type}"
+            try:
+                stored, rate_stat = self.client.get(rate_path)
+            except NoNodeError:
+                return False              # the rate is gone: no calls to count
+            if _readable(job_type, decode(stored)).time_zone != rate.time_zone:
+                self._changed()           # this copy of the rate is behind: read it again
+                return False
+            tx.check(rate_path, rate_stat.version)
+            for day in days:              # another calendar's dates: its days end here
+                tx.delete(f"{parent}/{day}")
+        failures = [r for r in tx.commit() if isinstance(r, Exception) and not isinstance(r, RolledBackError)]
+        if failures:
+            if isinstance(failures[0], (BadVersionError, NodeExistsError, NoNodeError)):
+                return True               # another process got there first: look again
+            raise failures[0]
+        keep = day_before(window)
+        for old in children:              # tidying only: older days are no one's any more
+            if old.isdigit() or (same and _DATE.fullmatch(old) and old < keep):
+                self.client.delete_async(f"{parent}/{old}")
+        return True
 
     # ------------------------------------------------------------------ per-second slots
     def lease_slots(self, job_type: str, rate: Rate, count: int) -> Slots:
@@ -214,10 +267,16 @@ def _back_off(attempt: int) -> int:
     return attempt
 
 
+# Days are ISO dates, which order as text. Names of digits only, under a type's node, are
+# epoch seconds left by an older qlgate, which counted per-second rates that way.
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def _older(window: str, current: str) -> bool:
-    """Days are ISO dates, which order as text; names of digits only are epoch seconds
-    left by an older qlgate, which counted per-second rates that way."""
-    return window.isdigit() or (_DATE.fullmatch(window) is not None and window < current)
+def _calendar(data: bytes) -> str | None:
+    """The time zone a type's days were counted in; None if an older qlgate made the node."""
+    try:
+        value = decode(data)
+    except ValueError:
+        return None
+    zone = value.get("timeZone") if isinstance(value, dict) else None
+    return zone if isinstance(zone, str) else None
