@@ -1,7 +1,6 @@
 """qlgate: a query gateway for marketplace APIs, successor of eBay's ql.io."""
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .errors import QlError, QlSyntaxError  # noqa: E402
 from .values import MISSING  # noqa: E402
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import __version__
+from ._version import __version__
 from .errors import QlError, QlSyntaxError
 
 EXIT_FAILURE = 1

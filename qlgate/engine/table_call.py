@@ -29,7 +29,7 @@ from ..tables.uri_template import expand, token_value
 from ..values import MISSING, to_text
 from . import relational
 from .window import SendWindow
-from .. import __version__
+from .._version import __version__
 
 if TYPE_CHECKING:
     from .run import Run

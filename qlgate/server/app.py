@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .. import __version__
+from .._version import __version__
 from ..engine.engine import Engine
 from ..errors import QlError
 from ..workspace import Workspace

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from .. import __version__
+from .._version import __version__
 
 STATIC = Path(__file__).with_name("console")
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from aiohttp import web
 
-from .. import __version__
+from .._version import __version__
 from ..config import Secrets
 from ..values import MISSING, dump_json
 
