@@ -40,9 +40,16 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-AUTH = {"gateway": {"auth": {"keys": [
-    {"name": f"other-{i}", "key": f"other-key-{i:02d}-" + "x" * 20, "scopes": ["routes"]} for i in range(4)]
-    + [{"name": "bench", "key": KEY, "scopes": ["query"]}]}}}
+AUTH = {
+    "gateway": {
+        "auth": {
+            "keys": [
+                {"name": f"other-{i}", "key": f"other-key-{i:02d}-" + "x" * 20, "scopes": ["routes"]} for i in range(4)
+            ]
+            + [{"name": "bench", "key": KEY, "scopes": ["query"]}]
+        }
+    }
+}
 
 
 def check_cost(config: dict, repeat: int = 20_000) -> float:
@@ -56,12 +63,15 @@ def check_cost(config: dict, repeat: int = 20_000) -> float:
     app = web.Application()
     app.router.add_route("*", "/q", lambda r: web.Response())
     keeper = Gatekeeper.from_config(config)
-    headers = {"Host": "127.0.0.1:3000", "Authorization": f"Bearer {KEY}"} if keeper.keys else {"Host": "127.0.0.1:3000"}
+    headers = (
+        {"Host": "127.0.0.1:3000", "Authorization": f"Bearer {KEY}"} if keeper.keys else {"Host": "127.0.0.1:3000"}
+    )
     transport = mock.Mock()
-    transport.get_extra_info.side_effect = lambda name, default=None: ("127.0.0.1", 50000) \
-        if name == "peername" else default
+    transport.get_extra_info.side_effect = lambda name, default=None: (
+        ("127.0.0.1", 50000) if name == "peername" else default
+    )
     request = make_mocked_request("GET", "/q?s=x", headers=headers, app=app, transport=transport)
-    request._match_info = asyncio.run(app.router.resolve(request))   # as the server does before middlewares
+    request._match_info = asyncio.run(app.router.resolve(request))  # as the server does before middlewares
     keeper.authorize(request)
     best = float("inf")
     for _ in range(5):
@@ -79,13 +89,16 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--loadgen", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
     args = parser.parse_args()
-    print(f"command: python bench/auth.py --rounds {args.rounds} --seconds {args.seconds} "
-          f"--concurrency {args.concurrency} --loadgen {args.loadgen}")
+    print(
+        f"command: python bench/auth.py --rounds {args.rounds} --seconds {args.seconds} "
+        f"--concurrency {args.concurrency} --loadgen {args.loadgen}"
+    )
     upstream = subprocess.Popen([sys.executable, str(HERE / "upstream.py")], stdout=subprocess.PIPE, text=True)
     work = Path(tempfile.mkdtemp(prefix="qlgate-bench-auth-"))
     (work / "tables").mkdir()
     (work / "tables" / "bench.ql").write_text(
-        'create table finditems on select get from "{config.base}/search?q={q}&ms=0" resultset \'items\'')
+        "create table finditems on select get from \"{config.base}/search?q={q}&ms=0\" resultset 'items'"
+    )
     gateways: dict[str, tuple[subprocess.Popen, str]] = {}
     try:
         base = f"http://127.0.0.1:{int(upstream.stdout.readline())}"
@@ -94,9 +107,22 @@ def main() -> None:
             config = work / f"{len(gateways)}.json"
             config.write_text(json.dumps({"base": base, **extra}))
             port = free_port()
-            proc = subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--tables", str(work / "tables"),
-                                     "--config", str(config), "--port", str(port)],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "qlgate",
+                    "serve",
+                    "--tables",
+                    str(work / "tables"),
+                    "--config",
+                    str(config),
+                    "--port",
+                    str(port),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             gateways[name] = (proc, f"http://127.0.0.1:{port}")
             wait(f"http://127.0.0.1:{port}/health")
         headers = {"API keys": {"Authorization": f"Bearer {KEY}"}, "open": {}}
@@ -108,7 +134,7 @@ def main() -> None:
             for name in order:
                 proc, url = gateways[name]
                 target = f"{url}/q?" + urllib.parse.urlencode({"s": SCRIPT})
-                load(target, args.concurrency, 1, args.loadgen, headers[name])      # warm up
+                load(target, args.concurrency, 1, args.loadgen, headers[name])  # warm up
                 before = cpu_seconds(proc.pid)
                 result = load(target, args.concurrency, args.seconds, args.loadgen, headers[name])
                 if result["errors"]:
@@ -122,11 +148,13 @@ def main() -> None:
         cpu_cost = statistics.median(a / o - 1 for a, o in zip(cpu["API keys"], cpu["open"]))
         check = {name: check_cost(extra) for name, extra in (("open", {}), ("API keys", AUTH))}
         per_request = statistics.median(cpu["open"])
-        print(f"\n/q with API keys vs open, median of {args.rounds} interleaved rounds:"
-              f"\n  throughput cost {throughput:+.1%}   CPU per request cost {cpu_cost:+.1%}   (target < 3%)"
-              f"\n  the check alone, in process: open {check['open']:.1f} µs, API keys {check['API keys']:.1f} µs"
-              f" per request = {(check['API keys'] - check['open']) / per_request:+.2%} of the "
-              f"{per_request:.0f} µs a /q request costs")
+        print(
+            f"\n/q with API keys vs open, median of {args.rounds} interleaved rounds:"
+            f"\n  throughput cost {throughput:+.1%}   CPU per request cost {cpu_cost:+.1%}   (target < 3%)"
+            f"\n  the check alone, in process: open {check['open']:.1f} µs, API keys {check['API keys']:.1f} µs"
+            f" per request = {(check['API keys'] - check['open']) / per_request:+.2%} of the "
+            f"{per_request:.0f} µs a /q request costs"
+        )
     finally:
         for proc, _ in gateways.values():
             proc.terminate()

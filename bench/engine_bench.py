@@ -26,13 +26,14 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 sys.path.insert(0, str(ROOT))
 
+from steal import StealMeter  # noqa: E402
+
 from qlgate import __version__  # noqa: E402
 from qlgate.engine.engine import Engine  # noqa: E402
-from qlgate.engine.table_call import DEFAULT_ACCEPT  # noqa: E402
-from qlgate.http.client import HttpClient, HttpRequest  # noqa: E402
-from steal import StealMeter  # noqa: E402
-from qlgate.lang.parser import parse  # noqa: E402
 from qlgate.engine.planner import compile_script  # noqa: E402
+from qlgate.tables.request import DEFAULT_ACCEPT  # noqa: E402
+from qlgate.http.client import HttpClient, HttpRequest  # noqa: E402
+from qlgate.lang.parser import parse  # noqa: E402
 
 TABLES = """
 create table fast on select get from "{config.base}/fast?q={q}" resultset 'items'
@@ -40,8 +41,10 @@ create table slow on select get from "{config.base}/slow?ms=20&id={id}" resultse
 create table instant on select get from "{config.base}/slow?ms=0&id={id}" resultset 'items'
 """
 
-TEN = "\n".join(f'r{i} = select id as id, title as t from slow where id = "{i}" and x = "{{q}}";' for i in range(9)) + \
-    '\nreturn {"a": "{r0}", "b": "{r1.t}", "c": "{r8}"};'
+TEN = (
+    "\n".join(f'r{i} = select id as id, title as t from slow where id = "{i}" and x = "{{q}}";' for i in range(9))
+    + '\nreturn {"a": "{r0}", "b": "{r1.t}", "c": "{r8}"};'
+)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -63,9 +66,11 @@ def bench_compile() -> None:
         start = time.perf_counter()
         engine.compile(TEN)
         cached.append(time.perf_counter() - start)
-    print(f"(a) compile 10 statements: cold p50 {statistics.median(cold) * 1e3:.2f} ms; "
-          f"cached p50 {statistics.median(cached) * 1e6:.1f} µs, p99 {pct(cached, 0.99) * 1e6:.1f} µs "
-          f"(target cached < 50 µs)")
+    print(
+        f"(a) compile 10 statements: cold p50 {statistics.median(cold) * 1e3:.2f} ms; "
+        f"cached p50 {statistics.median(cached) * 1e6:.1f} µs, p99 {pct(cached, 0.99) * 1e6:.1f} µs "
+        f"(target cached < 50 µs)"
+    )
 
 
 async def bench_overhead(base: str, engine: Engine) -> None:
@@ -84,24 +89,29 @@ async def bench_overhead(base: str, engine: Engine) -> None:
             await engine.execute('return select * from fast where q = "x"')
             via_engine.append(time.perf_counter() - start)
     overhead = statistics.median(via_engine) - statistics.median(raw)
-    print(f"(b) per upstream call: plain aiohttp GET+json p50 {statistics.median(raw) * 1e3:.3f} ms, "
-          f"through the engine p50 {statistics.median(via_engine) * 1e3:.3f} ms → engine overhead "
-          f"{overhead * 1e3:.3f} ms (target < 0.3 ms)")
+    print(
+        f"(b) per upstream call: plain aiohttp GET+json p50 {statistics.median(raw) * 1e3:.3f} ms, "
+        f"through the engine p50 {statistics.median(via_engine) * 1e3:.3f} ms → engine overhead "
+        f"{overhead * 1e3:.3f} ms (target < 0.3 ms)"
+    )
 
 
 async def bench_cpu_per_request(base: str, engine: Engine) -> None:
     ids = [str(i) for i in range(100)]
     url = f"{base}/slow?ms=0&id={{}}"
-    headers = {"user-agent": f"qlgate/{__version__}", "accept": DEFAULT_ACCEPT,   # what a table call sends
-               "accept-encoding": "gzip, deflate", "connection": "keep-alive"}
+    headers = {
+        "user-agent": f"qlgate/{__version__}",
+        "accept": DEFAULT_ACCEPT,  # what a table call sends
+        "accept-encoding": "gzip, deflate",
+        "connection": "keep-alive",
+    }
     client = HttpClient()
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=256)) as session:
         gate = asyncio.Semaphore(50)
 
         async def plain(i: str) -> None:
-            async with gate:
-                async with session.get(url.format(i)) as r:
-                    await r.read()
+            async with gate, session.get(url.format(i)) as r:
+                await r.read()
 
         async def ours(i: str) -> None:
             async with gate:
@@ -111,22 +121,25 @@ async def bench_cpu_per_request(base: str, engine: Engine) -> None:
             "plain aiohttp": lambda: asyncio.gather(*(plain(i) for i in ids)),
             "HttpClient": lambda: asyncio.gather(*(ours(i) for i in ids)),
             "engine (+ JSON, projection)": lambda: engine.execute(
-                'return select id from instant where id in ("{ids}")', context={"ids": ids}),
+                'return select id from instant where id in ("{ids}")', context={"ids": ids}
+            ),
         }
         cpu: dict[str, list[float]] = {name: [] for name in ways}
-        for rounds in (5, 60):                       # warm-up, then measured
+        for rounds in (5, 60):  # warm-up, then measured
             for name in cpu:
                 cpu[name].clear()
             for _ in range(rounds):
-                for name, way in ways.items():    # interleaved, so drift hits all three alike
+                for name, way in ways.items():  # interleaved, so drift hits all three alike
                     start = time.process_time()
                     await way()
                     cpu[name].append(time.process_time() - start)
     await client.close()
     per = {name: statistics.median(v) / len(ids) * 1e6 for name, v in cpu.items()}
     base_cpu = per["plain aiohttp"]
-    print("(b) CPU per request in a fan-out of 100, window 50: " +
-          ", ".join(f"{name} {v:.0f} µs (×{v / base_cpu:.2f})" for name, v in per.items()))
+    print(
+        "(b) CPU per request in a fan-out of 100, window 50: "
+        + ", ".join(f"{name} {v:.0f} µs (×{v / base_cpu:.2f})" for name, v in per.items())
+    )
 
 
 async def raw_floor(base: str, count: int, window: int, rounds: int = 20) -> float:
@@ -135,9 +148,9 @@ async def raw_floor(base: str, count: int, window: int, rounds: int = 20) -> flo
         gate = asyncio.Semaphore(window)
 
         async def one(i: int) -> None:
-            async with gate:
-                async with session.get(f"{base}/slow?ms=20&id={i}") as r:
-                    await r.json()
+            async with gate, session.get(f"{base}/slow?ms=20&id={i}") as r:
+                await r.json()
+
         times = []
         for _ in range(rounds + 1):
             start = time.perf_counter()
@@ -159,14 +172,20 @@ async def bench_fan_out(base: str, engine: Engine) -> None:
             times.append(time.perf_counter() - start)
     assert len(result.value) == 2000 and len(result.diagnostics.calls) == 100
     floor = await raw_floor(base, 100, window)
-    print(f"(c) in-fan-out of 100 values, 20 ms upstream, window (maxNestedRequests) {window}: "
-          f"p50 {statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms; plain aiohttp with "
-          f"the same window {floor * 1e3:.1f} ms (target < 60 ms); {steal}")
+    print(
+        f"(c) in-fan-out of 100 values, 20 ms upstream, window (maxNestedRequests) {window}: "
+        f"p50 {statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms; plain aiohttp with "
+        f"the same window {floor * 1e3:.1f} ms (target < 60 ms); {steal}"
+    )
 
 
 async def bench_parallel(engine: Engine) -> None:
-    script = "\n".join(f'r{i} = select id from slow where id = "{i}";' for i in range(10)) + \
-        "\nreturn [" + ", ".join(f'"{{r{i}}}"' for i in range(10)) + "]"
+    script = (
+        "\n".join(f'r{i} = select id from slow where id = "{i}";' for i in range(10))
+        + "\nreturn ["
+        + ", ".join(f'"{{r{i}}}"' for i in range(10))
+        + "]"
+    )
     await engine.execute(script)
     times = []
     with StealMeter() as steal:
@@ -175,9 +194,11 @@ async def bench_parallel(engine: Engine) -> None:
             await engine.execute(script)
             times.append(time.perf_counter() - start)
     floor = await raw_floor(engine_base(engine), 10, 10, rounds=30)
-    print(f"(d) 10 independent statements, 20 ms upstream: p50 {statistics.median(times) * 1e3:.1f} ms, "
-          f"max {max(times) * 1e3:.1f} ms; 10 parallel plain aiohttp GETs {floor * 1e3:.1f} ms (target < 26 ms); "
-          f"{steal}")
+    print(
+        f"(d) 10 independent statements, 20 ms upstream: p50 {statistics.median(times) * 1e3:.1f} ms, "
+        f"max {max(times) * 1e3:.1f} ms; 10 parallel plain aiohttp GETs {floor * 1e3:.1f} ms (target < 26 ms); "
+        f"{steal}"
+    )
 
 
 def engine_base(engine: Engine) -> str:
@@ -208,4 +229,5 @@ if __name__ == "__main__":
     print("command: python bench/engine_bench.py")
     bench_compile()
     from qlgate.loop import run
+
     run(main())

@@ -64,8 +64,21 @@ def load(url: str, concurrency: int, seconds: float, loadgen: str, headers: dict
     flags = [part for name, value in (headers or {}).items() for part in ("-H", f"{name}: {value}")]
     if loadgen == "wrk":
         return wrk(url, concurrency, seconds, flags)
-    out = subprocess.run([sys.executable, str(HERE / "loadgen.py"), url, "--concurrency", str(concurrency),
-                          "--seconds", str(seconds), *flags], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(HERE / "loadgen.py"),
+            url,
+            "--concurrency",
+            str(concurrency),
+            "--seconds",
+            str(seconds),
+            *flags,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -73,17 +86,26 @@ _UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
 def wrk(url: str, concurrency: int, seconds: float, flags: list[str] = ()) -> dict:
-    out = subprocess.run(["wrk", "--latency", "-t", "1", "-c", str(concurrency), "-d", f"{max(1, round(seconds))}s",
-                          *flags, url], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["wrk", "--latency", "-t", "1", "-c", str(concurrency), "-d", f"{max(1, round(seconds))}s", *flags, url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
     def percentile(p: str) -> float:
         value, unit = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
         return float(value) * _UNIT_MS[unit]
+
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     errors = (int(bad.group(1)) if bad else 0) + (sum(map(int, socket_errors.groups())) if socket_errors else 0)
-    return {"rps": round(float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))), "errors": errors,
-            "p50_ms": percentile("50"), "p99_ms": percentile("99")}
+    return {
+        "rps": round(float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))),
+        "errors": errors,
+        "p50_ms": percentile("50"),
+        "p99_ms": percentile("99"),
+    }
 
 
 def main() -> None:
@@ -94,9 +116,11 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[50, 100])
     parser.add_argument("--loadgen", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python")
     args = parser.parse_args()
-    print(f"command: python bench/gateway.py --workers {args.workers} --seconds {args.seconds} "
-          f"--delay-ms {' '.join(map(str, args.delay_ms))} --concurrency {' '.join(map(str, args.concurrency))} "
-          f"--loadgen {args.loadgen}")
+    print(
+        f"command: python bench/gateway.py --workers {args.workers} --seconds {args.seconds} "
+        f"--delay-ms {' '.join(map(str, args.delay_ms))} --concurrency {' '.join(map(str, args.concurrency))} "
+        f"--loadgen {args.loadgen}"
+    )
     upstream = subprocess.Popen([sys.executable, str(HERE / "upstream.py")], stdout=subprocess.PIPE, text=True)
     try:
         base = f"http://127.0.0.1:{int(upstream.stdout.readline())}"
@@ -116,32 +140,62 @@ def run_at_delay(base: str, delay: int, args: argparse.Namespace) -> None:
     (work / "routes" / "details.ql").write_text(ROUTE)
     (work / "config.json").write_text(json.dumps({"base": base, "delay": delay}))
     gw_port, proxy_port = free_port(), free_port()
-    procs = [subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--tables", str(work / "tables"),
-                               "--routes", str(work / "routes"), "--config", str(work / "config.json"),
-                               "--port", str(gw_port), "--workers", str(args.workers)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
-             subprocess.Popen([sys.executable, str(HERE / "proxy.py"), str(proxy_port), f"{base}/search?q=x&ms={delay}"])]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "qlgate",
+                "serve",
+                "--tables",
+                str(work / "tables"),
+                "--routes",
+                str(work / "routes"),
+                "--config",
+                str(work / "config.json"),
+                "--port",
+                str(gw_port),
+                "--workers",
+                str(args.workers),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        ),
+        subprocess.Popen([sys.executable, str(HERE / "proxy.py"), str(proxy_port), f"{base}/search?q=x&ms={delay}"]),
+    ]
     try:
         gateway = f"http://127.0.0.1:{gw_port}"
         wait(f"{gateway}/health")
         wait(f"http://127.0.0.1:{proxy_port}/")
-        targets = {"floor: upstream direct": f"{base}/search?q=x&ms={delay}",
-                   "floor: one-hop aiohttp proxy": f"http://127.0.0.1:{proxy_port}/"}
+        targets = {
+            "floor: upstream direct": f"{base}/search?q=x&ms={delay}",
+            "floor: one-hop aiohttp proxy": f"http://127.0.0.1:{proxy_port}/",
+        }
         for name, script in SCRIPTS.items():
             targets[name] = f"{gateway}/q?" + urllib.parse.urlencode({"s": script})
         targets["(d) route running (c)"] = f"{gateway}/bench/details"
         for concurrency in args.concurrency:
-            print(f"\nconcurrency {concurrency}, upstream delay {delay} ms, {args.workers} worker(s), "
-                  f"load from {args.loadgen}:", flush=True)
+            print(
+                f"\nconcurrency {concurrency}, upstream delay {delay} ms, {args.workers} worker(s), "
+                f"load from {args.loadgen}:",
+                flush=True,
+            )
             rates = {}
             for name, url in targets.items():
                 load(url, concurrency, 1, args.loadgen)  # warm up
                 r = load(url, concurrency, args.seconds, args.loadgen)
                 rates[name] = r["rps"]
-                share = (f"   {r['rps'] / rates['floor: one-hop aiohttp proxy']:.0%} of the proxy"
-                         if name.startswith("(a)") else "")
-                print(f"  {name:32} {r['rps']:>7} req/s   p50 {r['p50_ms']:7.2f} ms   p99 {r['p99_ms']:7.2f} ms"
-                      + share + (f"   ERRORS {r['errors']}" if r["errors"] else ""), flush=True)
+                share = (
+                    f"   {r['rps'] / rates['floor: one-hop aiohttp proxy']:.0%} of the proxy"
+                    if name.startswith("(a)")
+                    else ""
+                )
+                print(
+                    f"  {name:32} {r['rps']:>7} req/s   p50 {r['p50_ms']:7.2f} ms   p99 {r['p99_ms']:7.2f} ms"
+                    + share
+                    + (f"   ERRORS {r['errors']}" if r["errors"] else ""),
+                    flush=True,
+                )
     finally:
         for proc in procs:
             proc.terminate()

@@ -21,6 +21,7 @@ async def load(url: str, concurrency: int, seconds: float, headers: dict[str, st
     stop_at = time.perf_counter() + seconds
     connector = aiohttp.TCPConnector(limit=concurrency, force_close=False)
     async with aiohttp.ClientSession(connector=connector) as session:
+
         async def client() -> None:
             nonlocal errors
             while time.perf_counter() < stop_at:
@@ -33,13 +34,19 @@ async def load(url: str, concurrency: int, seconds: float, headers: dict[str, st
                 except aiohttp.ClientError:
                     errors += 1
                 latencies.append(time.perf_counter() - start)
+
         started = time.perf_counter()
         await asyncio.gather(*(client() for _ in range(concurrency)))
         elapsed = time.perf_counter() - started
     latencies.sort()
     pick = lambda p: latencies[min(len(latencies) - 1, int(len(latencies) * p))] * 1000  # noqa: E731
-    return {"requests": len(latencies), "errors": errors, "rps": round(len(latencies) / elapsed),
-            "p50_ms": round(pick(0.50), 2), "p99_ms": round(pick(0.99), 2)}
+    return {
+        "requests": len(latencies),
+        "errors": errors,
+        "rps": round(len(latencies) / elapsed),
+        "p50_ms": round(pick(0.50), 2),
+        "p99_ms": round(pick(0.99), 2),
+    }
 
 
 def main() -> None:
@@ -53,6 +60,7 @@ def main() -> None:
     headers = {k.strip(): v.strip() for k, v in headers.items()}
     try:
         import uvloop
+
         uvloop.install()
     except ImportError:
         pass

@@ -1,6 +1,6 @@
 """The one-hop floor: a minimal aiohttp proxy that forwards GET / to one URL.
 
-    python bench/proxy.py PORT UPSTREAM_URL
+python bench/proxy.py PORT UPSTREAM_URL
 """
 
 import sys
@@ -18,6 +18,7 @@ async def make_app(upstream: str) -> web.Application:
 
     async def close(_: web.Application) -> None:
         await session.close()
+
     app = web.Application()
     app.router.add_get("/", forward)
     app.on_cleanup.append(close)
@@ -27,6 +28,7 @@ async def make_app(upstream: str) -> web.Application:
 if __name__ == "__main__":
     try:
         import uvloop
+
         uvloop.install()
     except ImportError:
         pass

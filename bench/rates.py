@@ -20,21 +20,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from qlgate.jobs.rates import CallGate, MemoryTokens, Rate  # noqa: E402
-from qlgate.jobs.slots import busiest_window, promised_share  # noqa: E402
-from qlgate.jobs.zk.rates import ZkTokens  # noqa: E402
-from qlgate.jobs.zk.session import zk_client  # noqa: E402
-from qlgate.jobs.zkserver import LocalZooKeeper  # noqa: E402
+from qlgate.jobs.rates import CallGate, MemoryTokens, Rate
+from qlgate.jobs.slots import busiest_window, promised_share
+from qlgate.jobs.zk.rates import ZkTokens
+from qlgate.jobs.zk.session import zk_client
+from qlgate.jobs.zkserver import LocalZooKeeper
 
 TABLE = "bench.rated.call"
 
 
 async def spend(gate: CallGate, callers: int, until: float, times: list[float]) -> None:
     """``callers`` calling back to back until ``until``; then the gate gives back what it holds."""
+
     async def caller() -> None:
         while True:
             await gate(TABLE)
             times.append(time.monotonic())
+
     tasks = [asyncio.ensure_future(caller()) for _ in range(callers)]
     await asyncio.sleep(until - time.monotonic())
     for task in tasks:
@@ -60,8 +62,9 @@ def in_zookeeper(hosts: str, rate: Rate, seconds: float, workers: int, callers: 
         gates = [CallGate(ZkTokens(client)) for client in clients]
         times: list[float] = []
         until = time.monotonic() + seconds
-        threads = [threading.Thread(target=lambda g=gate: asyncio.run(spend(g, callers, until, times)))
-                   for gate in gates]
+        threads = [
+            threading.Thread(target=lambda g=gate: asyncio.run(spend(g, callers, until, times))) for gate in gates
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -76,8 +79,10 @@ def in_zookeeper(hosts: str, rate: Rate, seconds: float, workers: int, callers: 
 
 def report(name: str, times: list[float], seconds: float, rate: Rate, leases: str = "") -> None:
     achieved = len(times) / seconds
-    print(f"{name:34s} {achieved:7.2f} calls/s of {rate.calls}/s ({achieved / rate.calls:5.1%}; "
-          f"{promised_share():.1%} promised); busiest sliding second {busiest_window(times)}{leases}")
+    print(
+        f"{name:34s} {achieved:7.2f} calls/s of {rate.calls}/s ({achieved / rate.calls:5.1%}; "
+        f"{promised_share():.1%} promised); busiest sliding second {busiest_window(times)}{leases}"
+    )
 
 
 def main() -> None:
@@ -89,15 +94,25 @@ def main() -> None:
     args = parser.parse_args()
     logging.getLogger("kazoo").setLevel(logging.ERROR)
     rate = Rate(args.rate, "second")
-    print(f"command: python bench/rates.py --rate {args.rate} --seconds {args.seconds:g} "
-          f"--workers {args.workers} --callers {args.callers}")
-    report(f"memory, {args.workers * args.callers} callers", in_memory(rate, args.seconds,
-                                                                     args.workers * args.callers),
-           args.seconds, rate)
+    print(
+        f"command: python bench/rates.py --rate {args.rate} --seconds {args.seconds:g} "
+        f"--workers {args.workers} --callers {args.callers}"
+    )
+    report(
+        f"memory, {args.workers * args.callers} callers",
+        in_memory(rate, args.seconds, args.workers * args.callers),
+        args.seconds,
+        rate,
+    )
     with LocalZooKeeper() as zookeeper:
         times, writes = in_zookeeper(zookeeper.hosts, rate, args.seconds, args.workers, args.callers)
-    report(f"zookeeper, {args.workers} workers × {args.callers} callers", times, args.seconds, rate,
-           f"; {writes} leases for {len(times)} calls")
+    report(
+        f"zookeeper, {args.workers} workers × {args.callers} callers",
+        times,
+        args.seconds,
+        rate,
+        f"; {writes} leases for {len(times)} calls",
+    )
 
 
 if __name__ == "__main__":

@@ -18,14 +18,14 @@ def _cpu_times() -> tuple[int, int] | None:
         fields = _STAT.read_text().split("\n", 1)[0].split()
     except OSError:
         return None
-    values = [int(v) for v in fields[1:9]]   # user nice system idle iowait irq softirq steal
+    values = [int(v) for v in fields[1:9]]  # user nice system idle iowait irq softirq steal
     return sum(values), values[7]
 
 
 class StealMeter:
     """``with StealMeter() as steal: ...`` then ``steal.share`` (0–1) or ``str(steal)``."""
 
-    def __enter__(self) -> "StealMeter":
+    def __enter__(self) -> StealMeter:
         self._start = _cpu_times()
         self.share: float | None = None
         return self

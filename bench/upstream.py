@@ -16,18 +16,36 @@ import json
 import re
 import sys
 
+
 def _response(body: bytes) -> bytes:
-    return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
-            + str(len(body)).encode() + b"\r\nConnection: keep-alive\r\n\r\n" + body)
+    return (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\nConnection: keep-alive\r\n\r\n"
+        + body
+    )
 
 
 BODY = json.dumps({"items": [{"id": str(i), "title": f"item {i}", "price": i * 1.5} for i in range(20)]}).encode()
 RESPONSE = _response(BODY)
 # /search: ten listings, about 6 KB of JSON; /details: one small object
-SEARCH = _response(json.dumps({"items": [
-    {"id": str(1000 + i), "title": f"Listing number {i} with a reasonably long title for realism",
-     "price": {"value": 10 + i * 1.25, "currency": "USD"}, "seller": {"name": f"seller{i}", "score": 100 + i},
-     "location": "San Jose, CA, USA", "description": "lorem ipsum dolor sit amet " * 12} for i in range(10)]}).encode())
+SEARCH = _response(
+    json.dumps(
+        {
+            "items": [
+                {
+                    "id": str(1000 + i),
+                    "title": f"Listing number {i} with a reasonably long title for realism",
+                    "price": {"value": 10 + i * 1.25, "currency": "USD"},
+                    "seller": {"name": f"seller{i}", "score": 100 + i},
+                    "location": "San Jose, CA, USA",
+                    "description": "lorem ipsum dolor sit amet " * 12,
+                }
+                for i in range(10)
+            ]
+        }
+    ).encode()
+)
 DETAILS = _response(json.dumps({"item": {"id": "1000", "title": "Listing details", "stock": 3}}).encode())
 NOT_FOUND = b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
 _MS = re.compile(rb"[?&]ms=(\d+)")
@@ -44,8 +62,15 @@ class Upstream(asyncio.Protocol):
         while b"\r\n\r\n" in self.buffer:
             head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
             target = head.split(b" ", 2)[1] if head.count(b" ") >= 2 else b"/"
-            body = (RESPONSE if target.startswith((b"/fast", b"/slow")) else SEARCH if target.startswith(b"/search")
-                    else DETAILS if target.startswith(b"/details") else NOT_FOUND)
+            body = (
+                RESPONSE
+                if target.startswith((b"/fast", b"/slow"))
+                else SEARCH
+                if target.startswith(b"/search")
+                else DETAILS
+                if target.startswith(b"/details")
+                else NOT_FOUND
+            )
             m = _MS.search(target)
             delay = int(m.group(1)) / 1000 if m else (0.02 if target.startswith(b"/slow") else 0)
             if delay:
@@ -69,6 +94,7 @@ if __name__ == "__main__":
     try:
         try:
             import uvloop
+
             uvloop.install()
         except ImportError:
             pass

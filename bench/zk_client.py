@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kazoo.client import KazooClient  # noqa: E402
+from kazoo.client import KazooClient
 
-from qlgate.jobs.zk.session import PollingHandler  # noqa: E402
-from qlgate.jobs.zkserver import LocalZooKeeper  # noqa: E402
+from qlgate.jobs.zk.session import PollingHandler
+from qlgate.jobs.zkserver import LocalZooKeeper
 
 NODES = 50
 
@@ -58,13 +58,15 @@ def main() -> None:
     print(f"command: python bench/zk_client.py --reads {args.reads} --rounds {args.rounds}")
     with LocalZooKeeper() as zookeeper:
         figures: dict[str, list] = {"kazoo's threading handler": [], "polling handler": []}
-        for _ in range(args.rounds):        # alternated, so both see the same machine
+        for _ in range(args.rounds):  # alternated, so both see the same machine
             figures["kazoo's threading handler"].append(measure(zookeeper.hosts, None, args.reads))
             figures["polling handler"].append(measure(zookeeper.hosts, PollingHandler(), args.reads))
     for name, rounds in figures.items():
         seq, seq_cpu, pipe, pipe_cpu = (statistics.median(r[i] for r in rounds) * 1e6 for i in range(4))
-        print(f"{name:26s} sequential read {seq:5.0f} µs (client CPU {seq_cpu:4.0f} µs); "
-              f"pipelined {pipe:5.0f} µs per read (client CPU {pipe_cpu:4.0f} µs)")
+        print(
+            f"{name:26s} sequential read {seq:5.0f} µs (client CPU {seq_cpu:4.0f} µs); "
+            f"pipelined {pipe:5.0f} µs per read (client CPU {pipe_cpu:4.0f} µs)"
+        )
 
 
 if __name__ == "__main__":

@@ -1,15 +1,135 @@
-"""qlgate: a query gateway for marketplace APIs, successor of eBay's ql.io."""
+"""qlgate: a query gateway for marketplace APIs, successor of eBay's ql.io.
+
+The public API is what this module exports; the rest of the package may change
+between releases. From a script or a notebook cell without an event loop::
+
+    import qlgate
+
+    items = qlgate.run('return select * from ebay.finding.findItemsByKeywords where keywords = "{q}"',
+                       q="camera")
+
+From async code, open an engine once and run many scripts on it::
+
+    async with qlgate.Engine(tables="tables", config="config/dev.json") as engine:
+        result = await engine.execute(script, context={"q": "camera"})
+        result.value, result.headers, result.warnings, result.diagnostics.render()
+
+Every error a script, a table or the deployment can cause is a ``QlError``,
+with the HTTP ``status`` the gateway would answer and a message; a failed run's
+``diagnostics`` and ``warnings`` ride on the error.
+
+Exported eagerly, not on first use: ``import qlgate`` costs the engine's imports
+(aiohttp, lark) once, and in exchange every name here is a plain attribute that
+type checkers, IDEs and ``help(qlgate)`` see without special cases.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
 
 from ._version import __version__
-from .errors import QlError, QlSyntaxError  # noqa: E402
-from .values import MISSING  # noqa: E402
+from .engine.context import RequestInfo
+from .engine.diagnostics import CallRecord, Diagnostics
+from .engine.engine import Engine, Result
+from .errors import (
+    AmbiguousTable,
+    AuthRejected,
+    CompileError,
+    ConfigError,
+    FanOutLimit,
+    InvalidParameter,
+    InvalidRequestBody,
+    MissingParameter,
+    PatchError,
+    QlError,
+    QlSyntaxError,
+    ScriptBudgetExceeded,
+    StatementError,
+    TableNotFound,
+    TransformError,
+    UdfError,
+    UdfNotFound,
+    UnsupportedVerb,
+    UpstreamError,
+    UpstreamTimeout,
+    UpstreamUnavailable,
+)
+from .values import MISSING
+from .workspace import Workspace as _Workspace
 
-__all__ = ["__version__", "Engine", "QlError", "QlSyntaxError", "MISSING"]
+__all__ = [
+    "MISSING",
+    "AmbiguousTable",
+    "AuthRejected",
+    "CallRecord",
+    "CompileError",
+    "ConfigError",
+    "Diagnostics",
+    "Engine",
+    "FanOutLimit",
+    "InvalidParameter",
+    "InvalidRequestBody",
+    "MissingParameter",
+    "PatchError",
+    "QlError",
+    "QlSyntaxError",
+    "RequestInfo",
+    "Result",
+    "ScriptBudgetExceeded",
+    "StatementError",
+    "TableNotFound",
+    "TransformError",
+    "UdfError",
+    "UdfNotFound",
+    "UnsupportedVerb",
+    "UpstreamError",
+    "UpstreamTimeout",
+    "UpstreamUnavailable",
+    "__version__",
+    "run",
+]
+
+_log = logging.getLogger("qlgate")
 
 
-def __getattr__(name: str):
-    # Engine pulls in aiohttp and lark; import it lazily so `import qlgate` stays cheap
-    if name == "Engine":
-        from .engine.engine import Engine
-        return Engine
-    raise AttributeError(name)
+def run(script: str, /, **vars: Any) -> Any:
+    """Run ``script`` as ``qlgate run -e`` does and return its value (None when it
+    returns none); ``vars`` are its variables.
+
+    The deployment is found from the working directory like the command finds it:
+    ``./tables``, ``./routes``, ``config/dev.json`` (the built-in eBay emulator
+    starts when that config asks for it). The script runs with the deployer's
+    trust and may load code beside it; warnings go to the ``qlgate`` logger. Each
+    call opens the deployment and closes it again: for many scripts, keep an
+    ``Engine`` open instead.
+
+    Blocks until the script ends, so it needs a thread with no event loop running:
+    from async code (a notebook cell is one) it raises ``RuntimeError`` — there,
+    ``await asyncio.to_thread(qlgate.run, script, ...)`` or use ``Engine``.
+    Failures raise ``QlError``.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass  # none running in this thread: ours can
+    else:
+        raise RuntimeError(
+            "qlgate.run() blocks, so it cannot be called where an event loop is running (async "
+            "code, a notebook cell): await asyncio.to_thread(qlgate.run, script, ...) there, "
+            "or await engine.execute(script) on a qlgate.Engine"
+        )
+    # asyncio's own loop: uvloop, as the command uses, would be installed for the whole process
+    return asyncio.run(_run(script, vars))
+
+
+async def _run(script: str, context: dict[str, Any]) -> Any:
+    async with await _Workspace.open() as workspace:
+        for problem in workspace.problems:
+            _log.warning("%s", problem)
+        result = await workspace.engine.execute(script, context=context, base_dir=Path.cwd(), origin="<qlgate.run>")
+    for warning in dict.fromkeys(result.warnings):
+        _log.warning("%s", warning)
+    return None if result.value is MISSING else result.value

@@ -1,270 +1,115 @@
-"""The ``qlgate`` command. Its contract is exact (other tools depend on it):
-results as JSON on stdout with exit 0; failures as a JSON object with an
-``"error"`` member on stderr and a non-zero exit.
+"""The ``qlgate`` command: every subcommand in one table (``COMMANDS``), and the
+contract they all keep (other tools depend on it): results as JSON on stdout
+with exit 0; failures as a JSON object with an ``"error"`` member on stderr and
+a non-zero exit (``commands/report.py``); exit 2 for a command line argparse
+cannot parse, 130 for Ctrl-C.
+
+argparse rather than click: it is in the standard library, so the command adds
+no dependency, and it is cheap to import (about 1 ms here, click about 11 ms).
+Start-up matters — scripts and notebooks shell out to ``qlgate run -e`` once per
+query — and the parser of every command is built on every start, so a command
+module imports only the standard library and ``commands/arguments.py`` at its
+top; its ``run`` imports the engine, aiohttp or kazoo when it runs. A test in
+``tests/test_cli.py`` keeps it that way.
+
+A command is a row: its name, a one-line help for ``qlgate --help``, a
+description for ``qlgate NAME --help``, the function that adds its arguments,
+and the function that runs it and returns the exit status.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import re
+import logging
 import sys
-from pathlib import Path
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ._version import __version__
-from .errors import QlError, QlSyntaxError
+from .commands import authoring, sandbox, script
+from .commands.report import fail
+from .errors import QlError
+from .jobs import cli as jobs
+from .jobs import daemons
+from .server import serve
 
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
-
-
-class UsageError(QlError):
-    status = 400
-
-
-def _free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+__all__ = ["COMMANDS", "Command", "build_parser", "main"]
 
 
-def parse_var(text: str) -> tuple[str, Any]:
-    """``NAME=VALUE``: VALUE is JSON when it parses, else a string."""
-    name, sep, value = text.partition("=")
-    if not sep or not re.fullmatch(r"[A-Za-z$:][A-Za-z0-9_:]*", name):
-        raise UsageError(f"bad --var {text!r}: expected NAME=VALUE with NAME a single word")
-    try:
-        return name, json.loads(value)
-    except ValueError:
-        return name, value
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str  # one line, listed by ``qlgate --help``
+    description: str  # what ``qlgate NAME --help`` opens with
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
 
 
-def _fail(error: QlError, *, pretty: bool = True) -> int:
-    if pretty and isinstance(error, QlSyntaxError):
-        print(error.pretty(), file=sys.stderr)
-    out = error.to_dict()
-    print(json.dumps(out, ensure_ascii=False, default=str), file=sys.stderr)
-    return EXIT_FAILURE
+COMMANDS: tuple[Command, ...] = (
+    Command("run", "run a script and print its result as JSON", script.DESCRIPTION, script.add_arguments, script.run),
+    Command(
+        "check",
+        "compile every table and route; report errors as file:line:col",
+        authoring.CHECK,
+        authoring.add_check_arguments,
+        authoring.check,
+    ),
+    Command("tables", "list tables", authoring.TABLES, authoring.add_tables_arguments, authoring.tables),
+    Command(
+        "describe",
+        "show a table's verbs, URI, params, defaults, headers, body",
+        authoring.DESCRIBE,
+        authoring.add_describe_arguments,
+        authoring.describe,
+    ),
+    Command(
+        "sandbox",
+        "run the built-in eBay emulator (Finding, Shopping, Trading)",
+        sandbox.DESCRIPTION,
+        sandbox.add_arguments,
+        sandbox.run,
+    ),
+    Command("serve", "run the HTTP gateway", serve.DESCRIPTION, serve.add_arguments, serve.run),
+    Command(
+        "worker",
+        "run jobs from the cluster (and stand for limiter master)",
+        daemons.WORKER,
+        daemons.add_worker_arguments,
+        daemons.run_worker,
+    ),
+    Command(
+        "limiter",
+        "stand for limiter master only (no jobs run here)",
+        daemons.LIMITER,
+        daemons.add_limiter_arguments,
+        daemons.run_limiter,
+    ),
+    Command("jobs", "submit, watch, cancel and limit jobs", jobs.DESCRIPTION, jobs.add_arguments, jobs.run_jobs),
+)
 
-
-def _report_problems(problems: Sequence[Any]) -> None:
-    for problem in problems:
-        print(f"warning: {problem}", file=sys.stderr)
-
-
-# ------------------------------------------------------------------ run
-
-async def _run(args: argparse.Namespace) -> int:
-    from .values import dump_json
-    from .workspace import Workspace
-
-    if args.expression is not None:
-        script, origin, base_dir = args.expression, "<-e>", Path.cwd()
-    elif args.script:
-        path = Path(args.script)
-        try:
-            script = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise UsageError(f"cannot read script {path}: {getattr(e, 'strerror', None) or e}") from None
-        origin, base_dir = str(path), path.resolve().parent
-    else:
-        raise UsageError("give a SCRIPT_FILE or -e 'SCRIPT TEXT'")
-    context = dict(parse_var(v) for v in args.var or ())
-    # the deployer's own script: it may load code beside it and in the tables tree
-    async with await Workspace.open(tables=args.tables, routes=args.routes, config=args.config) as workspace:
-        _report_problems(workspace.problems)
-        try:
-            result = await workspace.engine.execute(script, context=context, base_dir=base_dir, origin=origin)
-        except QlError as error:
-            if args.diagnostics and getattr(error, "diagnostics", None) is not None:
-                print(error.diagnostics.render(), file=sys.stderr)
-            for warning in dict.fromkeys(getattr(error, "warnings", ())):
-                print(f"warning: {warning}", file=sys.stderr)
-            return _fail(error)
-    sys.stdout.write(dump_json(result.value) + "\n")
-    sys.stdout.flush()
-    for warning in dict.fromkeys(result.warnings):
-        print(f"warning: {warning}", file=sys.stderr)
-    if args.diagnostics:
-        print(result.diagnostics.render(), file=sys.stderr)
-    return 0
-
-
-# ------------------------------------------------------------------ check / tables / describe
-
-def _check(args: argparse.Namespace) -> int:
-    """Every table and route compiled as the gateway compiles them at start-up."""
-    from .tables.registry import LoadProblem
-    from .workspace import Workspace
-
-    engine = Workspace.load(tables=args.tables, routes=args.routes, config=args.config).engine
-    problems = list(engine.problems)
-    for route in engine.routes:
-        try:
-            engine.compile(route.source, base_dir=Path(route.file).parent, origin=route.file)
-        except QlError as error:
-            problems.append(LoadProblem(route.file, error.line or 1, error.column or 1, error.message))
-    for problem in problems:
-        print(problem)
-    print(f"{len(engine.tables)} tables, {len(engine.routes)} routes, {len(problems)} error(s)", file=sys.stderr)
-    return EXIT_FAILURE if problems else 0
-
-
-def _tables(args: argparse.Namespace) -> int:
-    from .workspace import Workspace
-
-    workspace = Workspace.load(tables=args.tables, config=args.config)
-    registry = workspace.engine.tables
-    _report_problems(workspace.engine.table_problems)
-    if args.json:
-        print(json.dumps([{"name": t.name, "verbs": sorted(t.mappings), "file": t.file} for t in registry.tables()]))
-        return 0
-    for table in registry.tables():
-        print(f"{table.name}  ({', '.join(k for k in ('select', 'insert', 'update', 'delete') if k in table.mappings)})")
-    return 0
-
-
-def _describe(args: argparse.Namespace) -> int:
-    from .engine.introspect import describe_table
-    from .workspace import Workspace
-
-    engine = Workspace.load(tables=args.tables, routes=args.routes, config=args.config).engine
-    _report_problems(engine.table_problems)
-    table = engine.tables.get(args.name)
-    described = describe_table(table, engine.routes, engine.config.secrets)
-    if args.json:
-        print(json.dumps(described, indent=2, ensure_ascii=False, default=str))
-        return 0
-    print(f"{table.name}" + (f"   ({table.file}:{table.line})" if table.file else ""))
-    if table.doc:
-        print("  " + table.doc.replace("\n", "\n  "))
-    for kind in ("select", "insert", "update", "delete"):
-        m = described.get(kind)
-        if not m:
-            continue
-        print(f"\n  on {kind}: {m['method'].upper()} {m['uri']}")
-        required = [p["name"] for p in m["params"] if p["required"]]
-        optional = [p["name"] for p in m["params"] if not p["required"]]
-        if required:
-            print(f"    required: {', '.join(required)}")
-        if optional:
-            print(f"    optional: {', '.join(optional)}")
-        for name, value in m["defaults"].items():
-            print(f"    default   {name} = {json.dumps(value) if not isinstance(value, str) else value}")
-        for name, value in m["headers"].items():
-            print(f"    header    {name}: {value}")
-        if "resultset" in m:
-            print(f"    resultset {m['resultset']}")
-        if "body" in m:
-            body = m["body"]
-            print(f"    body      {body.get('template')} ({body['type']})"
-                  + (f" foreach {body['foreach']}" if body.get("foreach") else ""))
-    return 0
-
-
-# ------------------------------------------------------------------ entry point
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qlgate", description="Query gateway for marketplace APIs.")
     parser.add_argument("--version", action="version", version=f"qlgate {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-
-    def common(p: argparse.ArgumentParser, routes: bool = True) -> None:
-        p.add_argument("--tables", metavar="DIR", help="tables directory (default: ./tables)")
-        if routes:
-            p.add_argument("--routes", metavar="DIR", help="routes directory (default: ./routes)")
-        p.add_argument("--config", metavar="FILE", help="config file (default: config/dev.json)")
-
-    run = sub.add_parser("run", help="run a script and print its result as JSON")
-    run.add_argument("script", nargs="?", metavar="SCRIPT_FILE")
-    run.add_argument("-e", dest="expression", metavar="SCRIPT", help="script text instead of a file")
-    common(run)
-    run.add_argument("--var", action="append", metavar="NAME=VALUE", help="a script variable (JSON or text)")
-    run.add_argument("--diagnostics", action="store_true", help="print upstream calls and timings to stderr")
-
-    check = sub.add_parser("check", help="compile every table and route; report errors as file:line:col")
-    common(check)
-
-    tables = sub.add_parser("tables", help="list tables")
-    common(tables, routes=False)
-    tables.add_argument("--json", action="store_true")
-
-    describe = sub.add_parser("describe", help="show a table's verbs, URI, params, defaults, headers, body")
-    describe.add_argument("name")
-    common(describe)
-    describe.add_argument("--json", action="store_true")
-
-    sandbox = sub.add_parser("sandbox", help="run the built-in eBay emulator (Finding, Shopping, Trading)")
-    sandbox.add_argument("--host", default="127.0.0.1")
-    sandbox.add_argument("--port", type=int, default=8642, help="0 picks a free port")
-    sandbox.add_argument("--data", metavar="FILE", help="seed data (users, listings) instead of the built-in set")
-    sandbox.add_argument("--write-config", metavar="FILE",
-                         help="write a config pointing every eBay table at this emulator")
-    sandbox.add_argument("--latency", type=int, default=0, metavar="MS", help="delay every answer by MS")
-    sandbox.add_argument("--control-token", metavar="TOKEN",
-                         help="the token the /_sandbox/* control endpoints require (default: "
-                              "$QLGATE_SANDBOX_TOKEN, else a random one printed at start-up)")
-
-    serve = sub.add_parser("serve", help="run the HTTP gateway")
-    common(serve)
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=3000)
-    serve.add_argument("--disable-q", action="store_true", help="do not serve ad-hoc /q scripts")
-    serve.add_argument("--disable-console", action="store_true", help="do not serve the web console at /console")
-    serve.add_argument("--workers", type=int, default=1, metavar="N", help="serve from N processes on one port")
-    serve.add_argument("--zookeeper", metavar="HOST:PORT[,...]",
-                       help="accept jobs for this ZooKeeper cluster (default: run them in-process)")
-    serve.add_argument("--insecure", action="store_true",
-                       help="without gateway.auth, still serve a non-loopback --host (every client may call)")
-
-    from .jobs.cli import add_parsers
-    add_parsers(sub, common)
+    for command in COMMANDS:
+        command.add_arguments(sub.add_parser(command.name, help=command.help, description=command.description))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import logging
     logging.basicConfig(level=logging.ERROR, format="qlgate: %(levelname)s: %(message)s")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
+    command = next(c for c in COMMANDS if c.name == args.command)
     try:
-        if args.command == "run":
-            from .loop import run
-            return run(_run(args))
-        if args.command == "check":
-            return _check(args)
-        if args.command == "tables":
-            return _tables(args)
-        if args.command == "describe":
-            return _describe(args)
-        if args.command == "sandbox":
-            from .loop import run
-            from .sandbox.cli import run_sandbox
-            return run(run_sandbox(args))
-        if args.command == "serve":
-            from .server.app import serve
-            return serve(args)
-        if args.command == "worker":
-            from .jobs.cli import run_worker
-            return run_worker(args)
-        if args.command == "limiter":
-            from .jobs.cli import run_limiter
-            return run_limiter(args)
-        if args.command == "jobs":
-            from .jobs.cli import run_jobs
-            return run_jobs(args)
+        return command.run(args)
     except QlError as error:
-        return _fail(error)
+        return fail(error)
     except KeyboardInterrupt:
         return 130
-    except Exception as error:  # a bug: still a JSON error, never a bare traceback
-        import logging
+    except Exception as error:
         logging.getLogger("qlgate").debug("internal error", exc_info=error)
-        return _fail(QlError(f"internal error: {type(error).__name__}: {error}", status=500))
-    parser.error(f"unknown command {args.command}")
-    return EXIT_USAGE
+        return fail(QlError(f"internal error: {type(error).__name__}: {error}", status=500))
 
 
 if __name__ == "__main__":  # pragma: no cover

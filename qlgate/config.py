@@ -16,8 +16,11 @@ from urllib.parse import quote, quote_plus
 from .errors import ConfigError
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-_SECRET_KEY = re.compile(r"token|secret|password|passwd|cert|credential|apikey|api_key|private|appname|devname|appid"
-                         r"|^key$", re.I)
+_SECRET_KEY = re.compile(
+    r"token|secret|password|passwd|cert|credential|apikey|api_key|private|appname|devname|appid"
+    r"|^key$",
+    re.I,
+)
 MASK = "****"
 
 
@@ -33,6 +36,7 @@ def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "
             nonlocal from_env
             from_env = True
             return env.get(m.group(1), m.group(2) or "")
+
         out = _ENV.sub(repl, value)
         if out and (_SECRET_KEY.search(key) or (from_env and _SECRET_KEY.search(value))):
             secrets.add(out)
@@ -43,6 +47,7 @@ def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "
 @dataclass
 class Settings:
     """The engine's knobs, read from the config document with safe defaults."""
+
     max_nested_requests: int = 50
     max_fan_out: int = 1000
     max_response_bytes: int = 10_000_000
@@ -52,7 +57,7 @@ class Settings:
     udf_paths: list[Path] = field(default_factory=list)
     patch_paths: list[Path] = field(default_factory=list)
     default_timeout_ms: int = 10_000
-    script_budget: int = 5_000_000         # work one run may build (Run.spend)
+    script_budget: int = 5_000_000  # work one run may build (Run.spend)
     table_timeouts: dict[str, int] = field(default_factory=dict)
 
     def timeout_for(self, table: str) -> int:
@@ -65,13 +70,14 @@ class Settings:
         return self.default_timeout_ms
 
     @classmethod
-    def from_config(cls, config: dict[str, Any]) -> "Settings":
+    def from_config(cls, config: dict[str, Any]) -> Settings:
         def number(key: str, default: int, *aliases: str) -> int:
             for k in (key, *aliases):
                 value = config.get(k)
                 if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
                     return int(value)
             return default
+
         return cls(
             max_nested_requests=number("maxNestedRequests", 50),
             max_fan_out=number("maxFanOut", 1000),
@@ -83,8 +89,11 @@ class Settings:
             patch_paths=[Path(p) for p in config.get("patchPaths") or [] if isinstance(p, str)],
             default_timeout_ms=number("defaultTimeout", 10_000),
             script_budget=number("scriptBudget", 5_000_000),
-            table_timeouts={k: int(v) for k, v in (config.get("timeouts") or {}).items()
-                            if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0},
+            table_timeouts={
+                k: int(v)
+                for k, v in (config.get("timeouts") or {}).items()
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+            },
         )
 
 
@@ -95,9 +104,13 @@ class Secrets:
         self.values = sorted((v for v in (values or set()) if len(v) >= 4), key=len, reverse=True)
         # each secret as written, and as it appears in a URL: percent-encoded throughout,
         # or as encodeURIComponent leaves it (URI templates), or as a form encodes it
-        self._forms = list(dict.fromkeys(
-            form for v in self.values
-            for form in (v, quote(v, safe=""), quote(v, safe="-_.!~*'()"), quote_plus(v, safe=""))))
+        self._forms = list(
+            dict.fromkeys(
+                form
+                for v in self.values
+                for form in (v, quote(v, safe=""), quote(v, safe="-_.!~*'()"), quote_plus(v, safe=""))
+            )
+        )
 
     def mask(self, text: str) -> str:
         if not self._forms or not isinstance(text, str):
@@ -125,8 +138,14 @@ class Config:
     path: Path | None = None
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None, *, env: dict[str, str] | None = None,
-                  path: Path | None = None, secrets: Secrets | None = None) -> "Config":
+    def from_dict(
+        cls,
+        data: dict[str, Any] | None,
+        *,
+        env: dict[str, str] | None = None,
+        path: Path | None = None,
+        secrets: Secrets | None = None,
+    ) -> Config:
         """``secrets``: values already known to be secret (a config derived from another
         keeps the secrets its environment variables brought)."""
         found: set[str] = set(secrets.values if secrets is not None else ())
@@ -134,7 +153,7 @@ class Config:
         return cls(resolved, Secrets(found), Settings.from_config(resolved), path)
 
     @classmethod
-    def load(cls, path: str | Path | None, *, env: dict[str, str] | None = None) -> "Config":
+    def load(cls, path: str | Path | None, *, env: dict[str, str] | None = None) -> Config:
         if path is None:
             return cls.from_dict({}, env=env)
         file = Path(path)

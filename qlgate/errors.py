@@ -4,17 +4,42 @@ the HTTP status the gateway answers with and, when known, the script position.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # a type only: errors must import nothing of the engine
+    from .engine.diagnostics import Diagnostics
 
 
 class QlError(Exception):
-    """Base of every qlgate error: a message, a status and optional details."""
+    """Base of every qlgate error: a message, a status and optional details.
+
+    Every exception qlgate raises for something a user, a caller or the deployment
+    caused derives from this one, so that an embedding application, the CLI and the
+    gateway need one ``except QlError`` to answer any of them with a status and a
+    message; the job backend's and the archive's errors included.
+
+    ``diagnostics`` and ``warnings`` are what a failed run had done and said by the
+    time it failed (the engine sets them): the upstream calls it made and the
+    warnings it raised are as useful after a failure as after a success. Errors
+    raised outside a run keep the empty defaults.
+    """
 
     status = 500
     kind = "error"
+    diagnostics: Diagnostics | None = None
+    warnings: Sequence[str] = ()
 
-    def __init__(self, message: str, *, status: int | None = None, line: int | None = None,
-                 column: int | None = None, statement: str | None = None, **details: Any):
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        statement: str | None = None,
+        **details: Any,
+    ):
         super().__init__(message)
         self.message = message
         if status is not None:
@@ -24,7 +49,7 @@ class QlError(Exception):
         self.statement = statement
         self.details = details
 
-    def at(self, line: int | None, statement: str | None = None) -> "QlError":
+    def at(self, line: int | None, statement: str | None = None) -> QlError:
         """Attach the failing statement's position unless it is already known."""
         if self.line is None:
             self.line = line
@@ -55,10 +80,18 @@ class QlSyntaxError(QlError):
 
     status = 400
 
-    def __init__(self, message: str, *, line: int, column: int, source_line: str = "",
-                 found: str | None = None, expected: list[str] | None = None, source: str | None = None):
-        super().__init__(message, line=line, column=column, found=found,
-                         expected=expected or None, source=source)
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int,
+        column: int,
+        source_line: str = "",
+        found: str | None = None,
+        expected: list[str] | None = None,
+        source: str | None = None,
+    ):
+        super().__init__(message, line=line, column=column, found=found, expected=expected or None, source=source)
         self.source_line = source_line
         self.found = found
         self.expected = expected or []
@@ -126,11 +159,25 @@ class ScriptBudgetExceeded(StatementError):
 class UpstreamError(StatementError):
     """The upstream answered a non-2xx status (after status patching)."""
 
-    def __init__(self, message: str, *, status: int, uri: str | None = None,
-                 headers: dict | None = None, body: Any = None, upstream_status: int | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        uri: str | None = None,
+        headers: dict | None = None,
+        body: Any = None,
+        upstream_status: int | None = None,
+    ):
         gateway_status = 400 if 400 <= status < 500 else 502
-        super().__init__(message, status=gateway_status, uri=uri, headers=headers, body=body,
-                         upstream_status=upstream_status if upstream_status is not None else status)
+        super().__init__(
+            message,
+            status=gateway_status,
+            uri=uri,
+            headers=headers,
+            body=body,
+            upstream_status=upstream_status if upstream_status is not None else status,
+        )
 
 
 class UpstreamUnavailable(StatementError):
@@ -161,7 +208,3 @@ class UdfNotFound(StatementError):
 
 class UdfError(StatementError):
     status = 500
-
-
-class RouteNotFound(QlError):
-    status = 404

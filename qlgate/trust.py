@@ -15,14 +15,16 @@ at run time (the host allow-list, the config a script sees) cannot come apart.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
-from typing import Any, Iterable, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import ConfigError, QlError
 from .lang import ast
 from .lang.templates import Template, Token, parse_reference, parse_template
+from .lang.walk import walk
 
 DEPLOYER, CALLER = "deployer", "caller"
 
@@ -44,7 +46,7 @@ class HostAllowList:
     the guard against server-side request forgery through the gateway."""
 
     patterns: tuple[str, ...]
-    within: "HostAllowList | None" = None     # a list every host must also be in (see Trust.narrowed)
+    within: HostAllowList | None = None  # a list every host must also be in (see Trust.narrowed)
     # verdicts by scheme://netloc: every upstream call of a caller's script is checked,
     # and a script's calls go to a handful of origins
     _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
@@ -67,8 +69,9 @@ class HostAllowList:
             port = parts.port or (443 if parts.scheme == "https" else 80)
         except ValueError:  # a port that is not a number
             return False
-        return any(fnmatch(f"{host}:{port}", p) or fnmatch(host, p) for p in self.patterns) \
-            and (self.within is None or self.within._allows_origin(origin))
+        return any(fnmatch(f"{host}:{port}", p) or fnmatch(host, p) for p in self.patterns) and (
+            self.within is None or self.within._allows_origin(origin)
+        )
 
     def check(self, url: str) -> None:
         if not self.allows(url):
@@ -76,10 +79,14 @@ class HostAllowList:
             raise UpstreamNotAllowed(f"ad-hoc scripts may not call {host}: it is not in gateway.adhoc.allowedHosts")
 
     @classmethod
-    def from_tables(cls, tables: Iterable[Any]) -> "HostAllowList":
+    def from_tables(cls, tables: Iterable[Any]) -> HostAllowList:
         """The hosts the loaded tables call (templates whose host is fixed after load)."""
-        patterns = {origin for table in tables for mapping in table.mappings.values()
-                    if (origin := fixed_origin(mapping.uri.raw)) is not None}
+        patterns = {
+            origin
+            for table in tables
+            for mapping in table.mappings.values()
+            if (origin := fixed_origin(mapping.uri.raw)) is not None
+        }
         return cls(tuple(sorted(patterns)))
 
 
@@ -90,29 +97,34 @@ class Trust:
     tables)`` for everything a caller sends."""
 
     kind: str = DEPLOYER
-    allowed_hosts: HostAllowList | None = None    # callers: the upstreams they may reach
-    inline_tables: bool = True                     # callers: may they ``create table``
-    public_config: tuple[str, ...] = ()            # callers: dotted config keys they may read
-    introspection: bool = True                     # callers: describe, show tables/routes (the console's data)
+    allowed_hosts: HostAllowList | None = None  # callers: the upstreams they may reach
+    inline_tables: bool = True  # callers: may they ``create table``
+    public_config: tuple[str, ...] = ()  # callers: dotted config keys they may read
+    introspection: bool = True  # callers: describe, show tables/routes (the console's data)
 
     @classmethod
-    def deployer(cls) -> "Trust":
+    def deployer(cls) -> Trust:
         return _DEPLOYER
 
     @classmethod
-    def for_callers(cls, config: dict[str, Any], tables: Iterable[Any]) -> "Trust":
+    def for_callers(cls, config: dict[str, Any], tables: Iterable[Any]) -> Trust:
         """The ad-hoc policy of config ``gateway.adhoc``: ``allowedHosts`` (default: the
         hosts the loaded tables call), ``inlineTables`` (default true), ``publicConfig``
         (default none)."""
         adhoc = (config.get("gateway") or {}).get("adhoc") or {}
         hosts = adhoc.get("allowedHosts")
         if hosts is not None and not (isinstance(hosts, list) and all(isinstance(h, str) for h in hosts)):
-            raise ConfigError("gateway.adhoc.allowedHosts must be a list of hosts (\"host\", \"host:port\", "
-                              "\"*.example.com\"), or null for the hosts the tables call")
+            raise ConfigError(
+                'gateway.adhoc.allowedHosts must be a list of hosts ("host", "host:port", '
+                '"*.example.com"), or null for the hosts the tables call'
+            )
         if not isinstance(adhoc.get("inlineTables", True), bool):
             raise ConfigError("gateway.adhoc.inlineTables must be true or false")
-        allow = (HostAllowList(tuple(str(h).lower() for h in hosts)) if isinstance(hosts, list)
-                 else HostAllowList.from_tables(tables))
+        allow = (
+            HostAllowList(tuple(str(h).lower() for h in hosts))
+            if isinstance(hosts, list)
+            else HostAllowList.from_tables(tables)
+        )
         public = adhoc.get("publicConfig") or []
         if not isinstance(public, list) or not all(isinstance(k, str) and k for k in public):
             raise ConfigError("gateway.adhoc.publicConfig must be a list of dotted config keys")
@@ -121,10 +133,13 @@ class Trust:
 
     def to_record(self) -> dict[str, Any]:
         """The policy as a job records it, so every worker runs the job under it."""
-        return {"allowedHosts": list(self.allowed_hosts.patterns) if self.allowed_hosts is not None else None,
-                "inlineTables": self.inline_tables, "publicConfig": list(self.public_config)}
+        return {
+            "allowedHosts": list(self.allowed_hosts.patterns) if self.allowed_hosts is not None else None,
+            "inlineTables": self.inline_tables,
+            "publicConfig": list(self.public_config),
+        }
 
-    def narrowed(self, record: dict[str, Any] | None) -> "Trust":
+    def narrowed(self, record: dict[str, Any] | None) -> Trust:
         """This policy and a recorded one at once: what both allow. A worker runs a
         caller's job under the policy of the gateway that took it, within its own."""
         if not record:
@@ -134,12 +149,20 @@ class Trust:
         if isinstance(hosts, list):
             allow = HostAllowList(tuple(str(h).lower() for h in hosts), within=allow)
         theirs = tuple(str(k) for k in record.get("publicConfig") or ())
-        both = tuple(sorted({k for k in self.public_config if _covered(k, theirs)}
-                            | {k for k in theirs if _covered(k, self.public_config)}))
-        return replace(self, allowed_hosts=allow, public_config=both,
-                       inline_tables=self.inline_tables and record.get("inlineTables") is not False)
+        both = tuple(
+            sorted(
+                {k for k in self.public_config if _covered(k, theirs)}
+                | {k for k in theirs if _covered(k, self.public_config)}
+            )
+        )
+        return replace(
+            self,
+            allowed_hosts=allow,
+            public_config=both,
+            inline_tables=self.inline_tables and record.get("inlineTables") is not False,
+        )
 
-    def without_introspection(self) -> "Trust":
+    def without_introspection(self) -> Trust:
         """The same policy, without ``describe`` and ``show``: for callers whose key lacks
         the console scope, which the describe endpoints need."""
         return replace(self, introspection=False)
@@ -159,16 +182,22 @@ class Trust:
             return
         # a script that assigns 'config' itself reads its own variable (ql.io allowed it);
         # the run-time view still holds only public keys until the assignment
-        own_config = any(isinstance(node, ast.Line) and node.target == "config" for node in ast.walk(script))
+        own_config = any(isinstance(node, ast.Line) and node.target == "config" for node in walk(script))
         for node, line in _nodes_with_lines(script):
             if isinstance(node, ast.Require):
                 raise CallerScriptRefused(
-                    f"require(\"{node.module}\") is not allowed in ad-hoc scripts: they may not load code",
-                    line=node.pos.line, column=node.pos.column, clause="require")
+                    f'require("{node.module}") is not allowed in ad-hoc scripts: they may not load code',
+                    line=node.pos.line,
+                    column=node.pos.column,
+                    clause="require",
+                )
             if isinstance(node, _INTROSPECTION) and not self.introspection:
                 raise CallerScriptRefused(
                     f"'{node.text or 'describe'}' needs the console scope (the describe endpoints' data)",
-                    line=node.pos.line, column=node.pos.column, clause="describe")
+                    line=node.pos.line,
+                    column=node.pos.column,
+                    clause="describe",
+                )
             if isinstance(node, ast.CreateTable):
                 self._check_table(node)
             elif isinstance(node, Template) and not own_config:
@@ -176,23 +205,34 @@ class Trust:
 
     def _check_table(self, create: ast.CreateTable) -> None:
         if not self.inline_tables:
-            raise CallerScriptRefused("create table is disabled in ad-hoc scripts (gateway.adhoc.inlineTables)",
-                                      line=create.pos.line, column=create.pos.column, clause="create table")
+            raise CallerScriptRefused(
+                "create table is disabled in ad-hoc scripts (gateway.adhoc.inlineTables)",
+                line=create.pos.line,
+                column=create.pos.column,
+                clause="create table",
+            )
         for m in create.mappings:
             line = (m.pos or create.pos).line
-            for clause, value in (("using patch", m.patch), ("auth using", m.auth),
-                                  ("using bodyTemplate", m.body.template if m.body else None)):
+            for clause, value in (
+                ("using patch", m.patch),
+                ("auth using", m.auth),
+                ("using bodyTemplate", m.body.template if m.body else None),
+            ):
                 if value is not None:
                     raise CallerScriptRefused(
                         f"'{clause}' is not allowed in ad-hoc scripts: they may not load code or files",
-                        line=line, clause=clause)
+                        line=line,
+                        clause=clause,
+                    )
             for text in (m.uri, *(p.name for p in (*m.headers, *m.defaults, *m.aliases))):
                 self._check_template(parse_template(text), line)
             for pair in m.headers:
                 if connection_header(pair.name):
                     raise CallerScriptRefused(
                         f"an ad-hoc table may not set the header '{pair.name}': the gateway owns the connection",
-                        line=line, clause="using headers")
+                        line=line,
+                        clause="using headers",
+                    )
 
     def _check_template(self, template: Template, line: int | None) -> None:
         for token in _tokens(template):
@@ -201,7 +241,10 @@ class Trust:
                 shown = "{config}" if key == "" else f"{{config.{key}}}" if key != "*" else token.raw
                 raise CallerScriptRefused(
                     f"{shown} is not readable by ad-hoc scripts: they read only the config keys listed "
-                    "in gateway.adhoc.publicConfig", line=line, clause="config")
+                    "in gateway.adhoc.publicConfig",
+                    line=line,
+                    clause="config",
+                )
 
     def _public(self, key: str) -> bool:
         return key not in ("", "*") and _covered(key, self.public_config)
@@ -237,10 +280,28 @@ _INTROSPECTION = (ast.Describe, ast.DescribeRoute, ast.ShowTables, ast.ShowRoute
 # headers that steer the connection or re-route the request rather than describe it: a
 # caller setting Host could reach another virtual host behind an allowed address, and the
 # override headers turn a GET into a DELETE at servers that honour them
-_CONNECTION_HEADERS = frozenset({
-    "host", "connection", "keep-alive", "transfer-encoding", "content-length", "te", "trailer", "upgrade",
-    "expect", "forwarded", "x-real-ip", "x-host", "x-original-url", "x-rewrite-url", "x-original-host",
-    "x-http-method", "x-http-method-override", "x-method-override"})
+_CONNECTION_HEADERS = frozenset(
+    {
+        "host",
+        "connection",
+        "keep-alive",
+        "transfer-encoding",
+        "content-length",
+        "te",
+        "trailer",
+        "upgrade",
+        "expect",
+        "forwarded",
+        "x-real-ip",
+        "x-host",
+        "x-original-url",
+        "x-rewrite-url",
+        "x-original-host",
+        "x-http-method",
+        "x-http-method-override",
+        "x-method-override",
+    }
+)
 
 
 def connection_header(name: str) -> bool:
@@ -263,7 +324,7 @@ def fixed_origin(uri: str) -> str | None:
         if parts.scheme not in ("http", "https") or not parts.hostname or "{" in parts.netloc:
             return None
         return f"{parts.hostname.lower()}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
-    except ValueError:       # a port that is not a number
+    except ValueError:  # a port that is not a number
         return None
 
 
@@ -275,9 +336,14 @@ def _covered(key: str, public: tuple[str, ...]) -> bool:
 def _nodes_with_lines(script: ast.Script) -> Iterator[tuple[Any, int | None]]:
     """Every node and template with the line of the statement around it."""
     line = None
-    for node in ast.walk(script):
+    # the table a write names does not move the line: in ``insert "{…}"\n into t``
+    # its position comes after text the refusal must place on the insert's line
+    write_targets: set[int] = set()
+    for node in walk(script):
+        if isinstance(node, (ast.Insert, ast.Update, ast.Delete)):
+            write_targets.add(id(node.source))
         pos = getattr(node, "pos", None)
-        if isinstance(pos, ast.Pos):
+        if isinstance(pos, ast.Pos) and id(node) not in write_targets:
             line = pos.line
         yield node, line
 
@@ -298,7 +364,7 @@ def _config_key(token: Token) -> str | None:
     ref = parse_reference(body.raw)
     if ref is None or ref[0] != "config":
         return None
-    name, path = ref
+    _name, path = ref
     if path is None:
         return ""
     return ".".join(path.keys) if path.keys is not None else "*"

@@ -19,9 +19,9 @@ class _Missing:
     """No value at all (JavaScript ``undefined``); distinct from JSON ``null``."""
 
     __slots__ = ()
-    _instance: "_Missing | None" = None
+    _instance: _Missing | None = None
 
-    def __new__(cls) -> "_Missing":
+    def __new__(cls) -> _Missing:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -211,12 +211,24 @@ def dump_json(value: Any, *, indent: int | None = None) -> str:
     separators = None if indent else (",", ":")
     try:
         try:
-            text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=indent, separators=separators,
-                              default=_refuse_missing)
+            text = json.dumps(
+                value,
+                ensure_ascii=False,
+                allow_nan=False,
+                indent=indent,
+                separators=separators,
+                default=_refuse_missing,
+            )
         except (_HasMissing, ValueError):  # ValueError: a non-finite float
-            text = json.dumps(_output_form(value), ensure_ascii=False, allow_nan=False, indent=indent,
-                              separators=separators, default=_json_default)
-    except RecursionError:    # a script can nest a value in itself, assignment by assignment
+            text = json.dumps(
+                _output_form(value),
+                ensure_ascii=False,
+                allow_nan=False,
+                indent=indent,
+                separators=separators,
+                default=_json_default,
+            )
+    except RecursionError:  # a script can nest a value in itself, assignment by assignment
         raise ValueTooDeep("the value is nested too deeply to write as JSON") from None
     if not text.isascii():
         try:

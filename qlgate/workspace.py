@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from .config import Config
 from .trust import CALLER, DEPLOYER, Trust
 
-if TYPE_CHECKING:   # the engine is imported when a workspace opens: the CLI starts without it
+if TYPE_CHECKING:  # the engine is imported when a workspace opens: the CLI starts without it
     from .engine.engine import Engine
     from .sandbox.app import RunningSandbox
 
@@ -54,44 +54,63 @@ def load_config(given: str | Path | Config | dict | None) -> Config:
 
 @dataclass
 class Workspace:
-    engine: "Engine"
-    callers: Trust                               # what caller input runs under
-    emulator: "RunningSandbox | None" = None     # started for this workspace, stopped with it
+    engine: Engine
+    callers: Trust  # what caller input runs under
+    emulator: RunningSandbox | None = None  # started for this workspace, stopped with it
 
     def __post_init__(self) -> None:
         self.callers_without_console = self.callers.without_introspection()
 
     @classmethod
-    async def open(cls, *, tables: str | Path | None = None, routes: str | Path | None = None,
-                   config: str | Path | Config | dict | None = None, emulator: bool = True) -> "Workspace":
+    async def open(
+        cls,
+        *,
+        tables: str | Path | None = None,
+        routes: str | Path | None = None,
+        config: str | Path | Config | dict | None = None,
+        emulator: bool = True,
+    ) -> Workspace:
         """Find the trees and the config (defaults: ``./tables``, ``./routes``,
         ``config/dev.json``), start the emulator if the config asks for it (and
         ``emulator`` allows), and open the engine."""
         from .engine.engine import Engine
+
         loaded = load_config(config)
         sandbox = None
         if emulator:
             from .sandbox.auto import start_if_wanted
+
             loaded, sandbox = await start_if_wanted(loaded)
         try:
-            return cls.of(Engine(tables=default_dir(tables, "tables"), routes=default_dir(routes, "routes"),
-                                 config=loaded), emulator=sandbox)
+            return cls.of(
+                Engine(tables=default_dir(tables, "tables"), routes=default_dir(routes, "routes"), config=loaded),
+                emulator=sandbox,
+            )
         except BaseException:
             if sandbox is not None:
                 await sandbox.stop()
             raise
 
     @classmethod
-    def load(cls, *, tables: str | Path | None = None, routes: str | Path | None = None,
-             config: str | Path | Config | dict | None = None) -> "Workspace":
+    def load(
+        cls,
+        *,
+        tables: str | Path | None = None,
+        routes: str | Path | None = None,
+        config: str | Path | Config | dict | None = None,
+    ) -> Workspace:
         """The workspace without the emulator, for commands that compile scripts but
         call no upstream (``qlgate jobs submit`` deriving a job's types)."""
         from .engine.engine import Engine
-        return cls.of(Engine(tables=default_dir(tables, "tables"), routes=default_dir(routes, "routes"),
-                             config=load_config(config)))
+
+        return cls.of(
+            Engine(
+                tables=default_dir(tables, "tables"), routes=default_dir(routes, "routes"), config=load_config(config)
+            )
+        )
 
     @classmethod
-    def of(cls, engine: "Engine", *, emulator: "RunningSandbox | None" = None) -> "Workspace":
+    def of(cls, engine: Engine, *, emulator: RunningSandbox | None = None) -> Workspace:
         """A workspace around an engine already open (tests, embedding applications)."""
         return cls(engine, Trust.for_callers(engine.config.data, engine.tables.tables()), emulator)
 
@@ -119,7 +138,7 @@ class Workspace:
             await self.emulator.stop()
             self.emulator = None
 
-    async def __aenter__(self) -> "Workspace":
+    async def __aenter__(self) -> Workspace:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

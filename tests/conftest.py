@@ -10,15 +10,16 @@ import json
 import os
 import uuid
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from aiohttp import web
-from qlgate.jobs.zk.session import zk_client
 
 from qlgate.engine.engine import Engine
+from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zkserver import LocalZooKeeper
 
 
@@ -55,9 +56,20 @@ class Upstream:
         self.base = ""
         self._runner: web.AppRunner | None = None
 
-    def reply(self, method: str, path: str, *, json_body: Any = None, text: str | None = None,
-              body: bytes | None = None, status: int = 200, content_type: str | None = "application/json",
-              headers: dict[str, str] | None = None, delay: float = 0.0, encoding: str | None = None) -> None:
+    def reply(
+        self,
+        method: str,
+        path: str,
+        *,
+        json_body: Any = None,
+        text: str | None = None,
+        body: bytes | None = None,
+        status: int = 200,
+        content_type: str | None = "application/json",
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+        encoding: str | None = None,
+    ) -> None:
         if json_body is not None:
             payload = json.dumps(json_body).encode()
         elif text is not None:
@@ -75,8 +87,14 @@ class Upstream:
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         loop = asyncio.get_running_loop()
         body = await request.read()
-        record = Recorded(request.method, request.path, dict(request.query),
-                          {k.lower(): v for k, v in request.headers.items()}, body, loop.time())
+        record = Recorded(
+            request.method,
+            request.path,
+            dict(request.query),
+            {k.lower(): v for k, v in request.headers.items()},
+            body,
+            loop.time(),
+        )
         self.requests.append(record)
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
@@ -102,7 +120,7 @@ class Upstream:
             self.in_flight -= 1
             record.ended = loop.time()
 
-    async def start(self) -> "Upstream":
+    async def start(self) -> Upstream:
         app = web.Application()
         app.router.add_route("*", "/{tail:.*}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
@@ -133,8 +151,9 @@ async def make_engine(tmp_path: Path):
     """Build engines with tables/routes written into a temp dir; closed afterwards."""
     engines: list[Engine] = []
 
-    def make(tables: dict[str, str] | None = None, config: dict | None = None,
-             routes: dict[str, str] | None = None) -> Engine:
+    def make(
+        tables: dict[str, str] | None = None, config: dict | None = None, routes: dict[str, str] | None = None
+    ) -> Engine:
         tables_dir, routes_dir = tmp_path / "tables", tmp_path / "routes"
         for root, entries in ((tables_dir, tables), (routes_dir, routes)):
             root.mkdir(exist_ok=True)
@@ -154,8 +173,10 @@ async def make_engine(tmp_path: Path):
 @pytest.fixture
 def engine_for(upstream, make_engine):
     """An engine whose config has ``base`` = the upstream's URL (``{config.base}``)."""
+
     def build(tables: dict[str, str] | None = None, config: dict | None = None, **kw: Any) -> Engine:
         return make_engine(tables, {"base": upstream.base, **(config or {})}, **kw)
+
     return build
 
 
@@ -167,6 +188,7 @@ async def run(engine: Engine, script: str, **kw: Any) -> Any:
 async def emulator():
     """The built-in eBay emulator on 127.0.0.1 (``emulator.config()`` points tables at it)."""
     from qlgate.sandbox.app import RunningSandbox
+
     running = await RunningSandbox().start()
     yield running
     await running.stop()
@@ -187,6 +209,7 @@ def jobs_database(tmp_path_factory):
 
 # ------------------------------------------------------------------ ZooKeeper (Debian's package) and
 # the partner API that job tests call; used by tests/jobs and tests/server
+
 
 @pytest.fixture(scope="session")
 def zookeeper():
@@ -220,6 +243,7 @@ def zk(zk_hosts):
 def observer():
     """A partner API counting its own concurrent calls per type (tests/jobs/observer.py)."""
     from tests.jobs.observer import Observer
+
     server = Observer().start()
     yield server
     server.stop()
@@ -228,11 +252,13 @@ def observer():
 # ------------------------------------------------------------------ PostgreSQL (Debian's package), for
 # the archive on a real server: tests/jobs/test_archive.py
 
+
 @pytest.fixture(scope="session")
 def postgres():
     """One server for the session, on a free port with a temporary data directory
     (run as the ``postgres`` user when the tests run as root: qlgate/jobs/pgserver.py)."""
     from qlgate.jobs.pgserver import LocalPostgres
+
     server = LocalPostgres().start()
     yield server
     server.close()
@@ -250,11 +276,13 @@ def pg_url(postgres):
 # ------------------------------------------------------------------ a real ZooKeeper ensemble (three
 # QuorumPeerMain processes) for chaos tests that crash, stop and partition its servers
 
+
 @pytest.fixture
 def ensemble(tmp_path):
     """A 3-server ensemble of the test's own: kill, stop and restart its servers at will.
     Servers start together (about 1 s); their data and logs stay in the test's tmp_path."""
     from qlgate.jobs.zkserver import LocalEnsemble
+
     servers = LocalEnsemble(3, data_dir=tmp_path / "ensemble").start()
     try:
         yield servers
@@ -267,6 +295,7 @@ def shared_ensemble(tmp_path_factory):
     """One ensemble for tests that leave its servers alone (partitions staged with proxies,
     many clients): never kill or stop its servers; keep to a path of the test's own."""
     from qlgate.jobs.zkserver import LocalEnsemble
+
     servers = LocalEnsemble(3, data_dir=tmp_path_factory.mktemp("shared-ensemble")).start()
     try:
         yield servers

@@ -29,7 +29,8 @@ import asyncio
 import socket
 import struct
 import threading
-from typing import Any, Coroutine
+from collections.abc import Coroutine
+from typing import Any
 
 _CHUNK = 65536
 
@@ -86,7 +87,7 @@ class Proxy:
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
 
-    def start(self) -> "Proxy":
+    def start(self) -> Proxy:
         self._thread.start()
         self._server = self._call(asyncio.start_server(self._accept, "127.0.0.1", 0))
         self.port = self._server.sockets[0].getsockname()[1]
@@ -113,7 +114,7 @@ class Proxy:
         if not self._loop.is_running():
             self._loop.close()
 
-    def __enter__(self) -> "Proxy":
+    def __enter__(self) -> Proxy:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -157,20 +158,22 @@ class Proxy:
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         link = _Link(writer)
         self._links.add(link)
-        if self.silenced:                      # a black hole: accepted, never connected onward
+        if self.silenced:  # a black hole: accepted, never connected onward
             link.tasks.append(asyncio.create_task(self._pump(reader, None, link)))
             return
         try:
             target_reader, link.target = await asyncio.open_connection(*self.target)
-        except OSError:                        # the server is down: refused, as it would be directly
+        except OSError:  # the server is down: refused, as it would be directly
             link.reset()
             self._links.discard(link)
             return
-        if link not in self._links:            # healed or closed while connecting
+        if link not in self._links:  # healed or closed while connecting
             link.reset()
             return
-        link.tasks += [asyncio.create_task(self._pump(reader, link.target, link)),
-                       asyncio.create_task(self._pump(target_reader, writer, link))]
+        link.tasks += [
+            asyncio.create_task(self._pump(reader, link.target, link)),
+            asyncio.create_task(self._pump(target_reader, writer, link)),
+        ]
 
     async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter | None, link: _Link) -> None:
         try:
@@ -179,9 +182,9 @@ class Proxy:
                     sink.write(data)
                     await sink.drain()
         except (OSError, asyncio.IncompleteReadError):
-            pass                               # a reset: handled like an end of stream
+            pass  # a reset: handled like an end of stream
         if not self.silenced and link in self._links:
-            self._links.discard(link)          # one side ended: pass the close on
+            self._links.discard(link)  # one side ended: pass the close on
             link.close()
 
 
@@ -216,7 +219,7 @@ class ProxiedEnsemble:
         for proxy in self.proxies:
             proxy.close()
 
-    def __enter__(self) -> "ProxiedEnsemble":
+    def __enter__(self) -> ProxiedEnsemble:
         return self
 
     def __exit__(self, *exc: object) -> None:

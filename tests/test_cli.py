@@ -10,8 +10,7 @@ import pytest
 
 
 def qlgate(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "qlgate", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run([sys.executable, "-m", "qlgate", *args], cwd=cwd, capture_output=True, text=True, timeout=60)
 
 
 def error_of(proc: subprocess.CompletedProcess) -> dict:
@@ -34,12 +33,15 @@ def test_inline_script_and_syntax_error_with_caret():
     assert error["type"] == "QlSyntaxError" and (error["line"], error["column"]) == (1, 10)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["run", "missing.ql"], "cannot read script"),
-    (["run", "-e", "return 1", "--var", "bad"], "bad --var"),
-    (["run", "-e", "return 1", "--config", "nope.json"], "cannot read config"),
-    (["run", "-e", "select * from nowhere"], "No such table nowhere"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "missing.ql"], "cannot read script"),
+        (["run", "-e", "return 1", "--var", "bad"], "bad --var"),
+        (["run", "-e", "return 1", "--config", "nope.json"], "cannot read config"),
+        (["run", "-e", "select * from nowhere"], "No such table nowhere"),
+    ],
+)
 def test_bad_input_is_a_json_error_not_a_traceback(tmp_path, args, message):
     proc = qlgate(*args, cwd=tmp_path)
     assert proc.returncode != 0
@@ -57,7 +59,8 @@ def test_check_tables_and_describe(tmp_path):
     (tables / "shop").mkdir(parents=True)
     (tables / "shop" / "search.ql").write_text(
         "-- Keyword search.\ncreate table shop.search on select get from '{config.base}/s?q={^q}&n={n}' "
-        "using defaults n = 10 using headers 'X-Key' = '{config.key}'")
+        "using defaults n = 10 using headers 'X-Key' = '{config.key}'"
+    )
     (tables / "bad.ql").write_text("create table bad on select get frm 'x'")
     config = tmp_path / "c.json"
     config.write_text(json.dumps({"base": "http://127.0.0.1:1", "key": "${QLGATE_TEST_KEY}"}))
@@ -71,3 +74,49 @@ def test_check_tables_and_describe(tmp_path):
     assert "required: q" in described.stdout and "optional: n" in described.stdout
     (tables / "bad.ql").unlink()
     assert qlgate("check", "--tables", str(tables)).returncode == 0
+
+
+def test_every_command_is_in_the_registry_with_a_description():
+    from qlgate.cli import COMMANDS, build_parser
+
+    listing = qlgate("--help")
+    assert listing.returncode == 0
+    parser = build_parser()
+    subcommands = next(a for a in parser._actions if a.dest == "command").choices
+    assert list(subcommands) == [c.name for c in COMMANDS]
+    for command in COMMANDS:
+        assert command.help in " ".join(listing.stdout.split()), command.name
+        assert len(command.description) > len(command.help), command.name
+        assert subcommands[command.name].description == command.description
+    jobs = next(a for a in subcommands["jobs"]._actions if a.dest == "action").choices
+    assert all(action.description for action in jobs.values())
+
+
+@pytest.mark.parametrize("args", [[], ["nosuch"], ["run", "--nosuch"], ["jobs", "status", "1"]])
+def test_a_command_line_argparse_rejects_exits_2(args):
+    proc = qlgate(*args)
+    assert proc.returncode == 2 and "usage: qlgate" in proc.stderr
+
+
+def test_parsing_the_command_line_imports_only_the_command_modules():
+    """``qlgate run -e`` pays for the parser of every command: past what ``import
+    qlgate`` brings (its public API), the command modules import the standard
+    library only, until a command runs — no gateway, cluster client or job model."""
+    probe = (
+        "import sys, qlgate; before = set(sys.modules); from qlgate.cli import build_parser; "
+        "build_parser(); print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    assert "qlgate.cli" in loaded
+    ours = {
+        "qlgate.cli",
+        "qlgate.jobs",
+        "qlgate.jobs.cli",
+        "qlgate.jobs.cluster",
+        "qlgate.jobs.daemons",
+        "qlgate.server",
+        "qlgate.server.serve",
+    }
+    beyond = [m for m in loaded if m.startswith("qlgate") and m not in ours and not m.startswith("qlgate.commands")]
+    assert not beyond
+    assert not [m for m in loaded if m.split(".")[0] in ("aiohttp", "kazoo", "psycopg", "asyncio", "multiprocessing")]

@@ -62,7 +62,7 @@ def test_a_silenced_proxy_drops_every_byte_but_closes_nothing(proxy):
         proxy.silence()
         before.sendall(b"lost")
         assert silent(before)
-        with connect(proxy) as during:                       # still accepted, never answered
+        with connect(proxy) as during:  # still accepted, never answered
             during.sendall(b"lost too")
             assert silent(during)
 
@@ -95,7 +95,7 @@ def test_healing_resets_the_broken_connections_and_forwards_new_ones(proxy):
 def test_a_server_that_is_down_refuses_through_the_proxy():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]                             # nothing listens there once closed
+        port = s.getsockname()[1]  # nothing listens there once closed
     with Proxy("127.0.0.1", port) as proxy, connect(proxy) as sock:
         sock.settimeout(2)
         with pytest.raises(ConnectionResetError):

@@ -20,7 +20,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 
-
 def _wrap(words: list[str], prefix: str, width: int = 100) -> list[str]:
     lines, current = [], prefix
     indent = "--" + " " * (len(prefix) - 2)
@@ -36,17 +35,12 @@ def _wrap(words: list[str], prefix: str, width: int = 100) -> list[str]:
 
 # "try it" scripts for the console and describe pages; the values exist in the emulator's seed
 EXAMPLES = {
-    "ebay.finding.findItemsByKeywords":
-        'select searchResult.item from ebay.finding.findItemsByKeywords where keywords = "iphone"',
-    "ebay.finding.findItemsByCategory":
-        'select searchResult.item from ebay.finding.findItemsByCategory where categoryId = "9355"',
-    "ebay.finding.findItemsAdvanced":
-        'select searchResult.item from ebay.finding.findItemsAdvanced where keywords = "iphone" and categoryId = "9355"',
+    "ebay.finding.findItemsByKeywords": 'select searchResult.item from ebay.finding.findItemsByKeywords where keywords = "iphone"',
+    "ebay.finding.findItemsByCategory": 'select searchResult.item from ebay.finding.findItemsByCategory where categoryId = "9355"',
+    "ebay.finding.findItemsAdvanced": 'select searchResult.item from ebay.finding.findItemsAdvanced where keywords = "iphone" and categoryId = "9355"',
     "ebay.shopping.GetSingleItem": 'select Item from ebay.shopping.GetSingleItem where ItemID = "230851234561"',
-    "ebay.shopping.GetMultipleItems":
-        'select Item from ebay.shopping.GetMultipleItems where ItemID in ("230851234561", "230851234562")',
-    "ebay.shopping.GetUserProfile":
-        'select User from ebay.shopping.GetUserProfile where UserID = "testuser_magicalbookseller"',
+    "ebay.shopping.GetMultipleItems": 'select Item from ebay.shopping.GetMultipleItems where ItemID in ("230851234561", "230851234562")',
+    "ebay.shopping.GetUserProfile": 'select User from ebay.shopping.GetUserProfile where UserID = "testuser_magicalbookseller"',
     "ebay.trading.GetItem": 'select Item.Title, Item.SellingStatus from ebay.trading.GetItem where ItemID = "230851234561"',
     "ebay.trading.AddToWatchList": 'insert into ebay.trading.AddToWatchList (ItemID) values ("230851234561")',
     "ebay.trading.GetMyeBayBuying": 'select WatchList from ebay.trading.GetMyeBayBuying where WatchList.Include = "true"',
@@ -59,8 +53,11 @@ def _doc(summary: str, columns: list[str], extra: list[str], table: str = "") ->
     if table in EXAMPLES:
         out.append(f"-- Example: {EXAMPLES[table]}")
     if columns:
-        out += _wrap(columns, "-- Columns: ") if len(columns) <= 40 else \
-            _wrap(columns[:40] + [f"… ({len(columns) - 40} more in schema.json)"], "-- Columns: ")
+        out += (
+            _wrap(columns, "-- Columns: ")
+            if len(columns) <= 40
+            else _wrap([*columns[:40], f"… ({len(columns) - 40} more in schema.json)"], "-- Columns: ")
+        )
     return out
 
 
@@ -103,15 +100,22 @@ def _columns(fields: list[dict[str, Any]]) -> list[str]:
 
 # ------------------------------------------------------------------ per service
 
+
 def trading_table(call: dict[str, Any]) -> tuple[str, list[str]]:
     name = call["call"]
     verbs = list(dict.fromkeys(call["ql_verbs"]))
     headers = [(h, v.replace("qa.eBayAuthToken", "eBayAuthToken")) for h, v in call["http"]["headers"]]
     fields = call["request"]["fields"]
-    doc = _doc(call.get("summary", ""), _columns(fields),
-               [f"eBay Trading {name}: POST to the Trading gateway; the request body is built from the columns",
-                "in schema order by trading.py, and Ack=Failure becomes a statement error."], f"ebay.trading.{name}")
-    lines = doc + [f"create table ebay.trading.{name}"]
+    doc = _doc(
+        call.get("summary", ""),
+        _columns(fields),
+        [
+            f"eBay Trading {name}: POST to the Trading gateway; the request body is built from the columns",
+            "in schema order by trading.py, and Ack=Failure becomes a statement error.",
+        ],
+        f"ebay.trading.{name}",
+    )
+    lines = [*doc, f"create table ebay.trading.{name}"]
     for verb in verbs:
         lines.append(f'  on {verb} post to "{{config.tables.ebay.trading.gateway}}"')
         lines += _pairs(headers, "using headers")
@@ -125,19 +129,28 @@ def trading_extra_table(call: dict[str, Any]) -> tuple[str, list[str]]:
     """A well-known call ql.io's set lacked: only its top-level fields are known."""
     name = call["call"]
     fields = [{"path": f} for f in call["top_level_fields"]]
-    headers = [("X-EBAY-API-COMPATIBILITY-LEVEL", "{config.tables.ebay.trading.version}"),
-               ("X-EBAY-API-SITEID", "{config.tables.ebay.trading.siteid}"),
-               ("X-EBAY-API-CALL-NAME", name)]
-    return trading_table({"call": name, "ql_verbs": call["ql_verbs"], "summary": call.get("summary", ""),
-                          "http": {"headers": headers}, "request": {"fields": fields}})
+    headers = [
+        ("X-EBAY-API-COMPATIBILITY-LEVEL", "{config.tables.ebay.trading.version}"),
+        ("X-EBAY-API-SITEID", "{config.tables.ebay.trading.siteid}"),
+        ("X-EBAY-API-CALL-NAME", name),
+    ]
+    return trading_table(
+        {
+            "call": name,
+            "ql_verbs": call["ql_verbs"],
+            "summary": call.get("summary", ""),
+            "http": {"headers": headers},
+            "request": {"fields": fields},
+        }
+    )
 
 
 FINDING_GET_QUERY = {
     "getHistograms": "OPERATION-NAME=getHistograms&SECURITY-APPNAME={^apikey}&RESPONSE-DATA-FORMAT={format}"
-                     "&categoryId={^categoryId}",
+    "&categoryId={^categoryId}",
     "getSearchKeywordsRecommendation": "OPERATION-NAME=getSearchKeywordsRecommendation&SERVICE-VERSION=1.11.0"
-                                       "&SECURITY-APPNAME={^apikey}&RESPONSE-DATA-FORMAT={format}&REST-PAYLOAD"
-                                       "&keywords={^keywords}",
+    "&SECURITY-APPNAME={^apikey}&RESPONSE-DATA-FORMAT={format}&REST-PAYLOAD"
+    "&keywords={^keywords}",
     "getVersion": "OPERATION-NAME=getVersion&SECURITY-APPNAME={^apikey}&RESPONSE-DATA-FORMAT={format}",
 }
 
@@ -145,23 +158,39 @@ FINDING_GET_QUERY = {
 def finding_table(call: dict[str, Any]) -> tuple[str, list[str]]:
     name = call["call"]
     if name in FINDING_GET_QUERY:
-        lines = _doc(call.get("summary", ""), [], [f"eBay Finding {name}: GET with URL parameters; answers JSON."],
-                     f"ebay.finding.{name}")
-        lines += [f"create table ebay.finding.{name}",
-                  f'  on select get from "{{config.tables.ebay.finding.gateway}}?{FINDING_GET_QUERY[name]}"']
+        lines = _doc(
+            call.get("summary", ""),
+            [],
+            [f"eBay Finding {name}: GET with URL parameters; answers JSON."],
+            f"ebay.finding.{name}",
+        )
+        lines += [
+            f"create table ebay.finding.{name}",
+            f'  on select get from "{{config.tables.ebay.finding.gateway}}?{FINDING_GET_QUERY[name]}"',
+        ]
         lines += _defaults([("apikey", "{config.tables.ebay.finding.appname}"), ("format", "JSON")])
         lines.append("     using patch 'finding.py'")
         lines.append(f"     resultset '{call['response']['resultset']}'")
         return "\n".join(lines) + "\n", []
     fields = call["request"]["fields"] if "request" in call else [{"path": f} for f in call["top_level_fields"]]
-    headers = [("X-EBAY-SOA-SECURITY-APPNAME", "{config.tables.ebay.finding.appname}"),
-               ("X-EBAY-SOA-OPERATION-NAME", name)]
-    lines = _doc(call.get("summary", ""), _columns(fields),
-                 [f"eBay Finding {name}: POST to the Finding gateway; finding.py builds the request body and maps",
-                  "limit/offset onto paginationInput (entriesPerPage, pageNumber)."], f"ebay.finding.{name}")
-    lines += [f"create table ebay.finding.{name}",
-              '  on select post to "{config.tables.ebay.finding.gateway}"',
-              "     with aliases limit = 'paginationInput.entriesPerPage'"]
+    headers = [
+        ("X-EBAY-SOA-SECURITY-APPNAME", "{config.tables.ebay.finding.appname}"),
+        ("X-EBAY-SOA-OPERATION-NAME", name),
+    ]
+    lines = _doc(
+        call.get("summary", ""),
+        _columns(fields),
+        [
+            f"eBay Finding {name}: POST to the Finding gateway; finding.py builds the request body and maps",
+            "limit/offset onto paginationInput (entriesPerPage, pageNumber).",
+        ],
+        f"ebay.finding.{name}",
+    )
+    lines += [
+        f"create table ebay.finding.{name}",
+        '  on select post to "{config.tables.ebay.finding.gateway}"',
+        "     with aliases limit = 'paginationInput.entriesPerPage'",
+    ]
     lines += _pairs(headers, "using headers")
     lines.append("     using patch 'finding.py'")
     lines.append(f"     resultset '{name}Response'")
@@ -178,14 +207,23 @@ def shopping_table(call: dict[str, Any]) -> str:
             value = "{version}"
         parts.append(f"{key}={value}")
     defaults = [(k, v) for k, v in (call.get("defaults") or {}).items() if k not in ("siteid", "version", "apikey")]
-    defaults = [("apikey", "{config.tables.ebay.shopping.appid}"), ("siteid", "{config.tables.ebay.shopping.siteid}"),
-                ("version", "{config.tables.ebay.shopping.version}")] + defaults
+    defaults = [
+        ("apikey", "{config.tables.ebay.shopping.appid}"),
+        ("siteid", "{config.tables.ebay.shopping.siteid}"),
+        ("version", "{config.tables.ebay.shopping.version}"),
+        *defaults,
+    ]
     columns = [p["column"] for p in call["http"].get("url_params", []) if p.get("column")]
-    lines = _doc(call.get("summary", ""), columns,
-                 [f"eBay Shopping {name}: GET with URL parameters (empty optional ones are dropped); answers JSON."],
-                 f"ebay.shopping.{name}")
-    lines += [f"create table ebay.shopping.{name}",
-              f'  on select get from "{{config.tables.ebay.shopping.gateway}}?{"&".join(parts)}"']
+    lines = _doc(
+        call.get("summary", ""),
+        columns,
+        [f"eBay Shopping {name}: GET with URL parameters (empty optional ones are dropped); answers JSON."],
+        f"ebay.shopping.{name}",
+    )
+    lines += [
+        f"create table ebay.shopping.{name}",
+        f'  on select get from "{{config.tables.ebay.shopping.gateway}}?{"&".join(parts)}"',
+    ]
     lines += _defaults(defaults)
     lines.append("     using patch 'shopping.py'")
     return "\n".join(lines) + "\n"
@@ -193,15 +231,23 @@ def shopping_table(call: dict[str, Any]) -> str:
 
 # ------------------------------------------------------------------ all of it
 
+
 def generate(catalog: dict[str, Any]) -> dict[str, str]:
     """Relative path → file text, for everything this tool owns."""
     files: dict[str, str] = {}
     schemas: dict[str, dict[str, Any]] = {
-        "trading": {"namespace": catalog["services"]["trading"]["namespace"], "declaration": True,
-                    "common_fields": [_field_spec(f) for f in catalog["services"]["trading"]["common_request_fields"]],
-                    "calls": {}},
-        "finding": {"namespace": catalog["services"]["finding"]["namespace"], "declaration": True,
-                    "common_fields": [], "calls": {}},
+        "trading": {
+            "namespace": catalog["services"]["trading"]["namespace"],
+            "declaration": True,
+            "common_fields": [_field_spec(f) for f in catalog["services"]["trading"]["common_request_fields"]],
+            "calls": {},
+        },
+        "finding": {
+            "namespace": catalog["services"]["finding"]["namespace"],
+            "declaration": True,
+            "common_fields": [],
+            "calls": {},
+        },
     }
     for call in catalog["calls"]:
         service, name = call["service"], call["call"]
@@ -219,12 +265,10 @@ def generate(catalog: dict[str, Any]) -> dict[str, str]:
         service, name = call["service"], call["call"]
         if service == "trading":
             text, fields = trading_extra_table(call)
-            schemas["trading"]["calls"][name] = {"root": call.get("request_root", name + "Request"),
-                                                 "fields": fields}
+            schemas["trading"]["calls"][name] = {"root": call.get("request_root", name + "Request"), "fields": fields}
         else:
             text, fields = finding_table(call)
-            schemas["finding"]["calls"][name] = {"root": call.get("request_root", name + "Request"),
-                                                 "fields": fields}
+            schemas["finding"]["calls"][name] = {"root": call.get("request_root", name + "Request"), "fields": fields}
         files[f"{service}/{name}.ql"] = text
     for service, schema in schemas.items():
         files[f"{service}/schema.json"] = json.dumps(schema, indent=1, sort_keys=False) + "\n"
@@ -248,4 +292,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-

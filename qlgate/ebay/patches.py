@@ -35,8 +35,11 @@ class Service:
             params["RequesterCredentials.eBayAuthToken"] = token
         unknown = unknown_columns(schema, params.statement_names(), NOT_FIELDS | set(ctx.table.aliases.values()))
         if unknown:
-            ctx.log("warn", f"{ctx.table.name}: {', '.join(unknown)} "
-                            f"{'is not a field' if len(unknown) == 1 else 'are not fields'} of {call}; ignored")
+            ctx.log(
+                "warn",
+                f"{ctx.table.name}: {', '.join(unknown)} "
+                f"{'is not a field' if len(unknown) == 1 else 'are not fields'} of {call}; ignored",
+            )
         return {"type": "application/xml", "content": request_xml(schema, params)}
 
 

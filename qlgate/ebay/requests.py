@@ -12,9 +12,10 @@ element at all, and a container with nothing inside is left out.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from ..tables.params import lookup_dotted, walk
@@ -54,7 +55,7 @@ def _field(spec: str) -> Field:
     attribute = parts[-1].startswith("@")
     name = parts[-1].lstrip("@")
     parent = ".".join(parts[:-1])
-    return Field(".".join(parts[:-1] + [name]), name, parent, attribute)
+    return Field(".".join([*parts[:-1], name]), name, parent, attribute)
 
 
 class Schemas:
@@ -64,14 +65,19 @@ class Schemas:
         self.calls = dict(calls)
 
     @classmethod
-    def load(cls, path: str | Path) -> "Schemas":
+    def load(cls, path: str | Path) -> Schemas:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         common = [_field(f) for f in data.get("common_fields", [])]
         calls = {}
         for call, spec in data["calls"].items():
             fields = common + [_field(f) for f in spec["fields"]]
-            calls[call] = CallSchema(call, spec.get("root", call + "Request"), data["namespace"], tuple(fields),
-                                     data.get("declaration", True))
+            calls[call] = CallSchema(
+                call,
+                spec.get("root", call + "Request"),
+                data["namespace"],
+                tuple(fields),
+                data.get("declaration", True),
+            )
         return cls(calls)
 
     def __getitem__(self, call: str) -> CallSchema:
@@ -79,6 +85,7 @@ class Schemas:
 
 
 # ------------------------------------------------------------------ value lookup
+
 
 class _Params:
     """Root context: flat dotted names first, then a walk through nested objects."""
@@ -110,6 +117,7 @@ def _empty(value: Any) -> bool:
 
 # ------------------------------------------------------------------ rendering
 
+
 def _attributes(schema: CallSchema, field: Field, context: Any, base: str, value: Any) -> str:
     out = []
     for attr in schema.attributes.get(field.path, ()):
@@ -122,7 +130,7 @@ def _attributes(schema: CallSchema, field: Field, context: Any, base: str, value
 
 
 def _relative(path: str, base: str) -> str:
-    return path[len(base) + 1:] if base else path
+    return path[len(base) + 1 :] if base else path
 
 
 def _text(value: Any) -> str:
@@ -172,8 +180,11 @@ def _generic(name: str, value: Any) -> str:
     if not isinstance(value, dict):
         return f"<{name}>{escape(to_text(value))}</{name}>"
     attrs = "".join(f" {k[1:]}={quoteattr(to_text(v))}" for k, v in value.items() if k.startswith("@"))
-    inner = "".join(escape(to_text(v)) if k == "$t" else _generic(k, v)
-                    for k, v in value.items() if not k.startswith("@") and not _empty(v))
+    inner = "".join(
+        escape(to_text(v)) if k == "$t" else _generic(k, v)
+        for k, v in value.items()
+        if not k.startswith("@") and not _empty(v)
+    )
     return f"<{name}{attrs}>{inner}</{name}>"
 
 

@@ -32,7 +32,7 @@ def _response_root(body: Any) -> dict | None:
     if len(body) == 1:
         (inner,) = body.values()
         if isinstance(inner, list) and inner and isinstance(inner[0], dict):
-            inner = inner[0]      # Finding JSON wraps everything in arrays
+            inner = inner[0]  # Finding JSON wraps everything in arrays
         if isinstance(inner, dict):
             return inner
     return None
@@ -50,17 +50,29 @@ def errors_of(body: Any) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     for err in _as_list(root.get("Errors")):  # Trading and Shopping
         if isinstance(err, dict):
-            found.append({"code": err.get("ErrorCode"), "severity": err.get("SeverityCode"),
-                          "message": err.get("LongMessage") or err.get("ShortMessage"),
-                          "short": err.get("ShortMessage"), "classification": err.get("ErrorClassification")})
+            found.append(
+                {
+                    "code": err.get("ErrorCode"),
+                    "severity": err.get("SeverityCode"),
+                    "message": err.get("LongMessage") or err.get("ShortMessage"),
+                    "short": err.get("ShortMessage"),
+                    "classification": err.get("ErrorClassification"),
+                }
+            )
     message_block = root.get("errorMessage") if root else None
     if message_block is None and isinstance(body, dict):
         message_block = body.get("errorMessage")
     for block in _as_list(message_block):  # Finding
         for err in _as_list(block.get("error") if isinstance(block, dict) else None):
             if isinstance(err, dict):
-                found.append({"code": _first(err.get("errorId")), "severity": _first(err.get("severity")),
-                              "message": _first(err.get("message")), "classification": _first(err.get("category"))})
+                found.append(
+                    {
+                        "code": _first(err.get("errorId")),
+                        "severity": _first(err.get("severity")),
+                        "message": _first(err.get("message")),
+                        "classification": _first(err.get("category")),
+                    }
+                )
     return found
 
 
@@ -73,9 +85,17 @@ def check_ack(table: str, status: int, body: Any) -> int | None:
         return None
     errors = errors_of(body)
     system = any(str(e.get("classification") or "").lower() in ("systemerror", "system") for e in errors)
-    summary = "; ".join(f"{e['code']} {e.get('severity') or ''}: {e.get('message')}".strip()
-                        for e in errors if e.get("message")) or f"Ack {ack or 'Failure'}"
-    error = EbayError(f"{table}: eBay answered {ack or 'an error'}: {summary}", status=502 if system else 400,
-                      body=body, upstream_status=status)
+    summary = (
+        "; ".join(
+            f"{e['code']} {e.get('severity') or ''}: {e.get('message')}".strip() for e in errors if e.get("message")
+        )
+        or f"Ack {ack or 'Failure'}"
+    )
+    error = EbayError(
+        f"{table}: eBay answered {ack or 'an error'}: {summary}",
+        status=502 if system else 400,
+        body=body,
+        upstream_status=status,
+    )
     error.details["ebay_errors"] = errors
     raise error

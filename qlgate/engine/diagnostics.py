@@ -15,7 +15,7 @@ class CallRecord:
     table: str
     method: str
     url: str
-    start: float                 # seconds since the run started
+    start: float  # seconds since the run started
     end: float | None = None
     status: int | None = None
     bytes: int = 0
@@ -40,7 +40,7 @@ class Diagnostics:
 
     @property
     def total(self) -> float:
-        return ((self.finished or time.perf_counter()) - self.started)
+        return (self.finished or time.perf_counter()) - self.started
 
     def to_dict(self) -> dict[str, Any]:
         call_time = sum(c.duration for c in self.calls)
@@ -50,21 +50,29 @@ class Diagnostics:
             "calls_ms": round(call_time * 1000, 3),
             "parallelism": round(call_time / total, 2) if total > 0 else 0,
             "coalesced": self.coalesced,
-            "calls": [{**{k: v for k, v in asdict(c).items() if v is not None},
-                       "start_ms": round(c.start * 1000, 3),
-                       "end_ms": round((c.end or c.start) * 1000, 3),
-                       "duration_ms": round(c.duration * 1000, 3)}
-                      for c in self.calls],
+            "calls": [
+                {
+                    **{k: v for k, v in asdict(c).items() if v is not None},
+                    "start_ms": round(c.start * 1000, 3),
+                    "end_ms": round((c.end or c.start) * 1000, 3),
+                    "duration_ms": round(c.duration * 1000, 3),
+                }
+                for c in self.calls
+            ],
         }
 
     def render(self) -> str:
         """A short text table for ``qlgate run --diagnostics``."""
         d = self.to_dict()
-        lines = [f"{len(self.calls)} upstream call(s); script {d['total_ms']:.1f} ms, "
-                 f"sum of calls {d['calls_ms']:.1f} ms (parallelism ×{d['parallelism']})"
-                 + (f", {self.coalesced} coalesced" if self.coalesced else "")]
+        lines = [
+            f"{len(self.calls)} upstream call(s); script {d['total_ms']:.1f} ms, "
+            f"sum of calls {d['calls_ms']:.1f} ms (parallelism ×{d['parallelism']})"
+            + (f", {self.coalesced} coalesced" if self.coalesced else "")
+        ]
         for c in d["calls"]:
             status = c.get("status", c.get("error", "-"))
-            lines.append(f"  {c['start_ms']:8.1f} → {c['end_ms']:8.1f} ms  {c['method']:6} {status}  "
-                         f"{c.get('bytes', 0):>8} B  {c['url']}")
+            lines.append(
+                f"  {c['start_ms']:8.1f} → {c['end_ms']:8.1f} ms  {c['method']:6} {status}  "
+                f"{c.get('bytes', 0):>8} B  {c['url']}"
+            )
         return "\n".join(lines)

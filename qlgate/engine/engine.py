@@ -13,26 +13,28 @@ import hashlib
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from ..config import Config
 from ..errors import QlError
 from ..http.client import HttpClient
 from ..lang import ast
 from ..lang.parser import parse
+from ..lang.walk import walk
 from ..routes import Route, load_routes_dir
-from ..trust import Trust
 from ..tables.files import CodeDirs
 from ..tables.model import Table, compile_table
 from ..tables.registry import LoadProblem, TableRegistry, load_tables_dir
+from ..trust import Trust
+from .context import RequestInfo
 from .diagnostics import Diagnostics
 from .planner import Plan, compile_script
-from .run import RequestInfo, Run
+from .run import Run
 
-
-MAX_CACHED_CHARS = 2_000_000      # characters of script text whose compilations are kept
+MAX_CACHED_CHARS = 2_000_000  # characters of script text whose compilations are kept
 
 
 @dataclass
@@ -40,7 +42,7 @@ class Compiled:
     plan: Plan
     inline: tuple[Table, ...]
     trust: Trust = field(default_factory=Trust.deployer)
-    writes: bool = False       # may change something upstream (the gateway runs those on POST only)
+    writes: bool = False  # may change something upstream (the gateway runs those on POST only)
 
 
 @dataclass
@@ -52,8 +54,14 @@ class Result:
 
 
 class Engine:
-    def __init__(self, *, tables: str | Path | None = None, routes: str | Path | None = None,
-                 config: str | Path | dict | Config | None = None, cache_size: int = 512):
+    def __init__(
+        self,
+        *,
+        tables: str | Path | None = None,
+        routes: str | Path | None = None,
+        config: str | Path | dict | Config | None = None,
+        cache_size: int = 512,
+    ):
         if isinstance(config, Config):
             self.config = config
         elif isinstance(config, dict):
@@ -63,15 +71,17 @@ class Engine:
         self.tables_dir = Path(tables) if tables else None
         self.routes_dir = Path(routes) if routes else None
         settings = self.config.settings
-        self.tables, self.table_problems = load_tables_dir(self.tables_dir, self.config.data,
-                                                           patch_paths=settings.patch_paths)
+        self.tables, self.table_problems = load_tables_dir(
+            self.tables_dir, self.config.data, patch_paths=settings.patch_paths
+        )
         self.routes: list[Route]
         self.routes, self.route_problems = load_routes_dir(routes)
         # where the deployer's scripts find the files they name, after their own directory
-        self.deployment_dirs = CodeDirs.of([self.tables_dir], roots=[self.routes_dir, *settings.patch_paths,
-                                                               *settings.udf_paths])
+        self.deployment_dirs = CodeDirs.of(
+            [self.tables_dir], roots=[self.routes_dir, *settings.patch_paths, *settings.udf_paths]
+        )
         self.http = HttpClient(max_response_bytes=settings.max_response_bytes)
-        self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()   # → (it, characters)
+        self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
@@ -85,13 +95,14 @@ class Engine:
         with self._cache_lock:
             return self._key(script, trust or Trust.deployer(), base_dir) in self._cache
 
-    def compile(self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None,
-                origin: str | None = None) -> Compiled:
+    def compile(
+        self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None, origin: str | None = None
+    ) -> Compiled:
         """Parse, check against ``trust`` (the deployer's, unless said) and plan, once
         per (text, trust, base dir): later calls, failed ones too, are a dict lookup."""
         trust = trust or Trust.deployer()
         key = self._key(script, trust, base_dir)
-        with self._cache_lock:        # the gateway compiles callers' scripts on a thread of its own
+        with self._cache_lock:  # the gateway compiles callers' scripts on a thread of its own
             entry = self._cache.get(key)
             if entry is not None:
                 self._cache.move_to_end(key)
@@ -125,20 +136,23 @@ class Engine:
         inline = []
         for create in plan.inline_tables:
             try:
-                if trust.is_caller:   # no files to find (the check refused them); public config only
-                    table = compile_table(create, trust.config_view(self.config.data, self.config.secrets),
-                                          CodeDirs(), view_only=True)
+                if trust.is_caller:  # no files to find (the check refused them); public config only
+                    table = compile_table(
+                        create, trust.config_view(self.config.data, self.config.secrets), CodeDirs(), view_only=True
+                    )
                 else:
-                    table = compile_table(create, self.config.data,
-                                          self.script_dirs(base_dir, self.config.settings.patch_paths))
+                    table = compile_table(
+                        create, self.config.data, self.script_dirs(base_dir, self.config.settings.patch_paths)
+                    )
             except QlError as e:
                 e.at(create.pos.line, create.text[:200])
                 raise
             inline.append(table)
         # a write: an insert, update or delete, or a table of the script's own that sends
         # anything but GET (its select may well change something upstream)
-        writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in ast.walk(parsed)) \
-            or any(m.method != "get" for table in inline for m in table.mappings.values())
+        writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(
+            m.method != "get" for table in inline for m in table.mappings.values()
+        )
         return Compiled(plan, tuple(inline), trust, writes)
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
@@ -147,45 +161,70 @@ class Engine:
         trees = self.deployment_dirs
         return CodeDirs.of([base_dir or Path.cwd()]).plus(trees.search, trees.roots).plus(extra)
 
-    async def execute(self, script: str, *, context: dict[str, Any] | None = None,
-                      request: RequestInfo | None = None, base_dir: str | Path | None = None,
-                      origin: str | None = None, request_id: str | None = None, trust: Trust | None = None,
-                      call_gate: Callable[[str], Awaitable[None]] | None = None) -> Result:
+    async def execute(
+        self,
+        script: str,
+        *,
+        context: dict[str, Any] | None = None,
+        request: RequestInfo | None = None,
+        base_dir: str | Path | None = None,
+        origin: str | None = None,
+        request_id: str | None = None,
+        trust: Trust | None = None,
+        call_gate: Callable[[str], Awaitable[None]] | None = None,
+    ) -> Result:
         """Run a script — the deployer's own unless ``trust`` says otherwise. Raises
         QlError (with ``status``) on failure. ``call_gate(table)`` is awaited before
         every upstream call (the job backend's call-rate limits)."""
         base = Path(base_dir) if base_dir is not None else None
         compiled = self.compile(script, trust=trust, base_dir=base, origin=origin)
-        return await self.run_compiled(compiled, context=context, request=request, base_dir=base,
-                                       request_id=request_id, call_gate=call_gate)
+        return await self.run_compiled(
+            compiled, context=context, request=request, base_dir=base, request_id=request_id, call_gate=call_gate
+        )
 
-    async def run_compiled(self, compiled: Compiled, *, context: dict[str, Any] | None = None,
-                           request: RequestInfo | None = None, base_dir: Path | None = None,
-                           request_id: str | None = None,
-                           call_gate: Callable[[str], Awaitable[None]] | None = None,
-                           values_only: frozenset[str] = frozenset(),
-                           call_deadline: float | None = None) -> Result:
+    async def run_compiled(
+        self,
+        compiled: Compiled,
+        *,
+        context: dict[str, Any] | None = None,
+        request: RequestInfo | None = None,
+        base_dir: Path | None = None,
+        request_id: str | None = None,
+        call_gate: Callable[[str], Awaitable[None]] | None = None,
+        values_only: frozenset[str] = frozenset(),
+        call_deadline: float | None = None,
+    ) -> Result:
         """Run a compiled script under the trust it was compiled with. ``values_only``:
         context names that are data (a request body's members), never a table.
         ``call_deadline``: the longest one upstream call may take, retries included
         (a job's calls must end in bounded time, ``jobs/zk/lease.py``)."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
-        run = Run(self, compiled.plan, tables, context=context, request=request, base_dir=base_dir,
-                  request_id=request_id or None, trust=compiled.trust, call_gate=call_gate,
-                  values_only=values_only, call_deadline=call_deadline)
+        run = Run(
+            self,
+            compiled.plan,
+            tables,
+            context=context,
+            request=request,
+            base_dir=base_dir,
+            request_id=request_id or None,
+            trust=compiled.trust,
+            call_gate=call_gate,
+            values_only=values_only,
+            call_deadline=call_deadline,
+        )
         try:
             value, headers = await run.execute()
         except QlError as error:
             error.message = self.config.secrets.mask(error.message)
-            error.diagnostics = run.diagnostics  # type: ignore[attr-defined]
-            error.warnings = [self.config.secrets.mask(w) for w in run.warnings]  # type: ignore[attr-defined]
+            error.diagnostics = run.diagnostics
+            error.warnings = [self.config.secrets.mask(w) for w in run.warnings]
             raise
         return Result(value, headers, run.diagnostics, run.warnings)
 
     async def close(self) -> None:
         await self.http.close()
 
-    async def __aenter__(self) -> "Engine":
+    async def __aenter__(self) -> Engine:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

@@ -1,186 +1,27 @@
-"""``show tables``, ``describe``, ``show routes`` and ``describe route`` (spec §4.10),
-also used by ``qlgate describe`` and the gateway's metadata pages. Secrets in
-defaults and headers are masked.
+"""Running ``show tables``, ``describe``, ``show routes`` and ``describe route``
+(spec §4.10) as statements: against the run's tables (inline ones included) and
+the engine's routes. What they answer is written in ``tables/describe.py``.
 """
 
 from __future__ import annotations
 
-import html
-import re
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from typing import Any
 
 from ..errors import QlError, TableNotFound
 from ..lang import ast
-from ..lang.templates import Template
-from ..tables.model import Table
-
-if TYPE_CHECKING:
-    from ..config import Secrets
-    from ..routes import Route
-    from .run import Run
+from ..tables.describe import describe_route, describe_table, route_summary, table_summary
+from .context import RunContext
 
 
-def doc_html(doc: str) -> str:
-    """A table's or route's comment, Markdown → HTML for the describe pages and the
-    console. The comment is text from a table file or an ad-hoc script, not trusted
-    markup: raw HTML in it is shown as text, and links and images keep their URL only
-    when it is http(s), mailto or relative (``javascript:`` and ``data:`` are dropped)."""
-    if not doc:
-        return ""
-    import markdown
-    return markdown.markdown(doc, extensions=[_safe_markdown()()])
-
-
-_SAFE_SCHEMES = ("http", "https", "mailto")
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
-_IGNORED_IN_URL = re.compile(r"[\x00-\x20\x7f]+")
-
-
-def safe_url(url: str) -> bool:
-    """http(s), mailto or relative. Browsers decode entities and skip whitespace and
-    control characters before they read the scheme (``java&#x09;script:``); so does this."""
-    found = _SCHEME.match(_IGNORED_IN_URL.sub("", html.unescape(url)))
-    return found is None or found.group(1).lower() in _SAFE_SCHEMES
-
-
-@lru_cache(maxsize=1)
-def _safe_markdown() -> type:
-    """The Markdown extension of ``doc_html``, built on first use: markdown is imported
-    lazily, as before, to keep it out of start-up."""
-    from markdown.extensions import Extension
-    from markdown.treeprocessors import Treeprocessor
-
-    class SafeUrls(Treeprocessor):
-        def run(self, root: Any) -> None:
-            for element in root.iter():
-                for attribute in ("href", "src"):
-                    value = element.get(attribute)
-                    if value is not None and not safe_url(value):
-                        del element.attrib[attribute]
-
-    class SafeMarkdown(Extension):
-        def extendMarkdown(self, md: Any) -> None:
-            md.preprocessors.deregister("html_block")   # raw HTML blocks and inline tags
-            md.inlinePatterns.deregister("html")        # become text, escaped on output
-            md.treeprocessors.register(SafeUrls(md), "safe_urls", -10)  # after every other
-
-    return SafeMarkdown
-
-
-def table_summary(table: Table) -> dict[str, Any]:
-    return {"name": table.name, "about": "/table?name=" + quote(table.name, safe=""), "info": doc_html(table.doc)}
-
-
-def _value_text(value: Any, secrets: "Secrets") -> Any:
-    if isinstance(value, Template):
-        return secrets.mask(value.raw)
-    return secrets.mask_value(value)
-
-
-def describe_table(table: Table, routes: list["Route"], secrets: "Secrets") -> dict[str, Any]:
-    out = table_summary(table)
-    out["example"] = table_example(table)
-    out["routes"] = [f"/route?path={quote(r.pattern, safe='')}&method={r.method}"
-                     for r in routes if table.name in r.tables]
-    for kind, mapping in table.mappings.items():
-        params = []
-        for token in mapping.uri.tokens:
-            name = token.body.raw
-            default = mapping.defaults.get(name)
-            entry = {"name": name, "required": token.required, "multivalued": token.multi,
-                     "max": token.max_values, "merge": "block" if token.block else "field",
-                     "encode": not token.no_encode}
-            if default is not None:
-                entry["default"] = _value_text(default, secrets)
-            params.append(entry)
-        described: dict[str, Any] = {
-            "method": mapping.method, "uri": secrets.mask(mapping.uri.raw), "params": params,
-            "defaults": {k: _value_text(v, secrets) for k, v in mapping.defaults.items()},
-            "headers": {secrets.mask(n.raw): secrets.mask(v.raw) for n, v in mapping.headers},
-        }
-        if mapping.resultset:
-            described["resultset"] = mapping.resultset
-        if mapping.body is not None:
-            described["body"] = {"type": mapping.body.media_type, "content": mapping.body.source,
-                                 "template": mapping.body.file}
-            if mapping.body.foreach:
-                described["body"]["foreach"] = mapping.body.foreach
-        if mapping.patch is not None:
-            described["patch"] = mapping.patch.file
-        out[kind] = described
-    return out
-
-
-_EXAMPLE_LINE = re.compile(r"^Example:\s*(.+)$", re.M)
-_COLUMNS_LINE = re.compile(r"^Columns:\s*([\w.]+)", re.M)
-_PLACEHOLDER = "…"
-
-
-def table_example(table: Table) -> str:
-    """A script to start from (the console's "try it"): the table's own ``Example:``
-    comment line, else its first verb with every required parameter that has no
-    default written out for the user to fill in."""
-    found = _EXAMPLE_LINE.search(table.doc)
-    if found:
-        return found.group(1).strip()
-    verb = "select" if "select" in table.mappings else next(iter(table.mappings), "select")
-    mapping = table.mappings.get(verb)
-    required = [] if mapping is None else list(dict.fromkeys(
-        t.body.raw for t in mapping.uri.tokens
-        if t.required and t.body.raw not in mapping.defaults and not t.body.raw.startswith("config.")))
-    where = " where " + " and ".join(f'{name} = "{_PLACEHOLDER}"' for name in required) if required else ""
-    if verb == "insert":
-        listed = _COLUMNS_LINE.search(table.doc)
-        columns = required or ([listed.group(1).split(",")[0].strip()] if listed else ["name"])
-        values = ", ".join(f'"{_PLACEHOLDER}"' for _ in columns)
-        return f"insert into {table.name} ({', '.join(columns)}) values ({values})"
-    if verb == "update":
-        return f'update {table.name} set name = "{_PLACEHOLDER}"{where}'
-    if verb == "delete":
-        return f"delete from {table.name}{where}"
-    return f"select * from {table.name}{where}"
-
-
-def route_example(route: "Route") -> str:
-    """A request to try the route with: a path in its comment that the route
-    matches (``/ebay/items/230851234561``), else its pattern with required
-    values left to fill in and optional ones dropped."""
-    for candidate in re.findall(r"(/[^\s;)]+)", route.doc):
-        candidate = candidate.rstrip(".,")
-        if route.match(candidate.split("?", 1)[0]) is not None:
-            return candidate
-    path = "/".join(f"{{{text}}}" if kind == "var" else text for kind, text in route.segments) or "/"
-    query = "&".join(f"{key}={{{var}}}" for key, (var, required) in route.query.items() if required)
-    return path + ("?" + query if query else "")
-
-
-def route_summary(route: "Route") -> dict[str, Any]:
-    return {"path": route.pattern, "method": route.method,
-            "about": f"/route?path={quote(route.pattern, safe='')}&method={route.method}",
-            "info": doc_html(route.doc)}
-
-
-def describe_route(route: "Route", routes: list["Route"]) -> dict[str, Any]:
-    out = route_summary(route)
-    out["example"] = route_example(route)
-    out["tables"] = ["/table?name=" + quote(t, safe="") for t in route.tables]
-    out["related"] = [f"/route?path={quote(r.pattern, safe='')}&method={r.method}"
-                      for r in routes if r.path == route.path and r.method != route.method]
-    return out
-
-
-def evaluate(run: "Run", stmt: Any) -> Any:
-    routes = run.engine.routes
-    secrets = run.secrets
+def evaluate(run: RunContext, stmt: Any) -> Any:
+    routes = run.routes
     if isinstance(stmt, ast.ShowTables):
         return [table_summary(t) for t in run.tables.tables()]
     if isinstance(stmt, ast.Describe):
         table = run.tables.find(stmt.name)
         if table is None:
             raise TableNotFound(f"No such table {stmt.name}")
-        return describe_table(table, routes, secrets)
+        return describe_table(table, routes, run.secrets)
     if isinstance(stmt, ast.ShowRoutes):
         return [route_summary(r) for r in sorted(routes, key=lambda r: r.pattern.lower())]
     if isinstance(stmt, ast.DescribeRoute):

@@ -5,13 +5,15 @@ statement's dependencies (spec §7.1).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import CompileError
 from ..lang import ast
 from ..lang.paths import Path
 from ..lang.templates import Template
+from ..lang.walk import walk
 
 WRITES = (ast.Insert, ast.Update, ast.Delete)
 
@@ -19,90 +21,58 @@ WRITES = (ast.Insert, ast.Update, ast.Delete)
 @dataclass
 class Plan:
     script: ast.Script
-    assigned: frozenset[str]                    # every variable assigned anywhere
-    requires: dict[str, ast.Require]            # variable → require()
+    assigned: frozenset[str]  # every variable assigned anywhere
+    requires: dict[str, ast.Require]  # variable → require()
     inline_tables: tuple[ast.CreateTable, ...]
-    deps: dict[int, frozenset[str]]             # id(choice) → variables it waits for
-    block_vars: dict[int, frozenset[str]]       # id(block/branch items) → variables assigned inside
-    write_after: dict[int, int]                 # id(line) → id(previous table write line)
+    deps: dict[int, frozenset[str]]  # id(choice) → variables it waits for
+    block_vars: dict[int, frozenset[str]]  # id(block/branch items) → variables assigned inside
+    write_after: dict[int, int]  # id(line) → id(previous table write line)
     write_lines: frozenset[int]
     returned_refs: tuple[ast.VarRef, ...]
-    final_item: Any                             # value of the script without a return
+    final_item: Any  # value of the script without a return
     lines: dict[int, ast.Line] = field(default_factory=dict)
-    warnings: tuple[str, ...] = ()              # compile warnings (e.g. a near-miss variable name)
-
-
-def _json_templates(value: Any) -> Iterator[Template]:
-    if isinstance(value, Template):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _json_templates(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _json_templates(v)
-
-
-def _operand_names(op: ast.Operand) -> set[str]:
-    if isinstance(op, ast.TextOperand):
-        return op.template.names()
-    if isinstance(op, ast.PathOperand) and op.path.head:
-        return {op.path.head}
-    return set()
-
-
-def _conditions_names(where: tuple[ast.Condition, ...]) -> set[str]:
-    out: set[str] = set()
-    for cond in where:
-        if isinstance(cond, ast.EqCondition):
-            out |= _operand_names(cond.operand)
-        elif isinstance(cond, ast.InListCondition):
-            for item in cond.items:
-                out |= _operand_names(item)
-        elif isinstance(cond, ast.InSelectCondition):
-            out |= references(cond.select)
-        elif isinstance(cond, ast.UdfCondition):
-            out.add(cond.call.module)
-    return out
+    warnings: tuple[str, ...] = ()  # compile warnings (e.g. a near-miss variable name)
 
 
 def references(choice: Any) -> set[str]:
-    """Every leading word a choice refers to (filtered to assigned names later)."""
-    if isinstance(choice, ast.JsonLiteral):
-        out: set[str] = set()
-        if choice.templated:
-            for t in _json_templates(choice.value):
-                out |= t.names()
-        return out
-    if isinstance(choice, ast.Select):
-        out = {s.name for s in choice.sources}
-        out |= _conditions_names(choice.where)
-        for col in choice.columns or ():
-            if col.udf:
-                out.add(col.udf.module)
-        return out
-    if isinstance(choice, ast.Insert):
-        out = {choice.source.name}
-        if choice.object_text:
-            out |= choice.object_text.names()
-        for op in (choice.values or ()) + (choice.parts or ()):
-            out |= _operand_names(op)
-        return out
-    if isinstance(choice, ast.Update):
-        return {choice.source.name} | choice.with_text.names()
-    if isinstance(choice, ast.Delete):
-        return {choice.source.name} | _conditions_names(choice.where)
-    if isinstance(choice, ast.UdfCall):
-        out = {choice.module}
-        for arg in choice.args:
-            if isinstance(arg, Path) and arg.head:
-                out.add(arg.head)
-            elif isinstance(arg, ast.JsonLiteral):
-                out |= references(arg)
-        return out
-    if isinstance(choice, ast.VarRef):
-        return {choice.name}
-    return set()
+    """Every leading word a choice refers to (filtered to assigned names later): the
+    sources it reads or writes, the heads of variable paths among its operands, the
+    names in its quoted text and JSON, the modules of the UDFs it calls. Row paths
+    are not references: columns, the left side of conditions, the arguments of UDFs
+    in columns and conditions. A table the script defines refers to nothing (its
+    templates are read when it is called)."""
+    if isinstance(choice, ast.CreateTable):
+        return set()
+    out: set[str] = set()
+    if isinstance(choice, ast.UdfCall):  # called as a statement: its path arguments are variables
+        out.update(arg.head for arg in choice.args if isinstance(arg, Path) and arg.head)
+
+    def into(node: Any) -> bool:
+        kind = type(node)
+        if kind is ast.UdfCall:
+            return node is choice
+        return node.templated if kind is ast.JsonLiteral else True
+
+    for node in walk(choice, into=into):
+        names_of = _NAMES_OF.get(type(node))
+        if names_of is not None:
+            out.update(names_of(node))
+    return out
+
+
+# the names each kind of node refers to; other nodes refer to none themselves
+_NAMES_OF: dict[type, Callable[[Any], Iterable[str]]] = {
+    Template: Template.names,
+    ast.Source: lambda source: (source.name,),
+    ast.PathOperand: lambda operand: (operand.path.head,) if operand.path.head else (),
+    ast.UdfCall: lambda call: (call.module,),
+    ast.VarRef: lambda ref: (ref.name,),
+}
+
+
+def cond_names(cond: ast.Cond) -> set[str]:
+    """The variables an ``if`` or ``catch`` condition reads."""
+    return {node.name for node in walk(cond) if isinstance(node, ast.CondVar)}
 
 
 class _Compiler:
@@ -116,14 +86,13 @@ class _Compiler:
         self.write_after: dict[int, int] = {}
         self.write_lines: set[int] = set()
         self.lines: dict[int, ast.Line] = {}
-        self.udf_calls: list[ast.UdfCall] = []
         self.returned: list[ast.VarRef] = []
         self.warnings: list[str] = []
 
     # ---- pass 1: who assigns what, and where (branch path for the if/else exception)
     def collect(self, items: tuple, branch: tuple) -> set[str]:
         names: set[str] = set()
-        for index, item in enumerate(items):
+        for item in items:
             if isinstance(item, ast.Line):
                 self.lines[id(item)] = item
                 if item.target:
@@ -136,25 +105,25 @@ class _Compiler:
                     if isinstance(choice, ast.CreateTable):
                         self.inline.append(choice)
             elif isinstance(item, ast.Throw):
-                self.assigners.setdefault(item.name, []).append((item, branch + ("throw",)))
+                self.assigners.setdefault(item.name, []).append((item, (*branch, "throw")))
                 names.add(item.name)
             elif isinstance(item, ast.IfBlock):
-                then = self.collect(item.then, branch + (id(item), "then"))
-                other = self.collect(item.orelse or (), branch + (id(item), "else"))
+                then = self.collect(item.then, (*branch, id(item), "then"))
+                other = self.collect(item.orelse or (), (*branch, id(item), "else"))
                 self.block_vars[id(item.then)] = frozenset(then)
                 self.block_vars[id(item.orelse or ())] = frozenset(other)
                 self.block_vars[id(item)] = frozenset(then | other)
                 names |= then | other
             elif isinstance(item, ast.TryBlock):
-                inner = self.collect(item.body, branch + (id(item), "try"))
+                inner = self.collect(item.body, (*branch, id(item), "try"))
                 self.block_vars[id(item.body)] = frozenset(inner)
                 all_names = set(inner)
                 for c in item.catches:
-                    caught = self.collect(c.body, branch + (id(item), id(c)))
+                    caught = self.collect(c.body, (*branch, id(item), id(c)))
                     self.block_vars[id(c.body)] = frozenset(caught)
                     all_names |= caught
                 if item.final:
-                    fin = self.collect(item.final, branch + (id(item), "finally"))
+                    fin = self.collect(item.final, (*branch, id(item), "finally"))
                     self.block_vars[id(item.final)] = frozenset(fin)
                     all_names |= fin
                 self.block_vars[id(item)] = frozenset(all_names)
@@ -167,13 +136,17 @@ class _Compiler:
             if isinstance(other, ast.Throw):
                 continue
             if not _exclusive(branch, other_branch):
-                raise CompileError(f"variable '{name}' is assigned twice (lines {other.pos.line} and "
-                                   f"{line.pos.line})", line=line.pos.line, column=line.pos.column)
+                raise CompileError(
+                    f"variable '{name}' is assigned twice (lines {other.pos.line} and {line.pos.line})",
+                    line=line.pos.line,
+                    column=line.pos.column,
+                )
         previous.append((line, branch))
 
     # ---- pass 2: dependencies, checks, write order
-    def analyse(self, items: tuple, assigned: frozenset[str], last_write: list[int | None],
-                thrown: set[str] | None = None) -> None:
+    def analyse(
+        self, items: tuple, assigned: frozenset[str], last_write: list[int | None], thrown: set[str] | None = None
+    ) -> None:
         for item in items:
             if isinstance(item, ast.Line):
                 for choice in item.choices:
@@ -182,8 +155,9 @@ class _Compiler:
                     self.deps[id(choice)] = frozenset(refs & assigned - {item.target})
                     self.near_misses(refs - assigned, assigned, item.pos)
                     if item.target and item.target in refs and not isinstance(choice, ast.CreateTable):
-                        raise CompileError(f"'{item.target}' refers to itself", line=item.pos.line,
-                                           column=item.pos.column)
+                        raise CompileError(
+                            f"'{item.target}' refers to itself", line=item.pos.line, column=item.pos.column
+                        )
                 if any(isinstance(c, WRITES) and c.source.name not in assigned for c in item.choices):
                     self.write_lines.add(id(item))
                     if last_write[0] is not None:
@@ -193,17 +167,20 @@ class _Compiler:
                 if thrown is not None:
                     thrown.add(item.name)
             elif isinstance(item, ast.IfBlock):
-                self.deps[id(item)] = frozenset(ast.cond_names(item.cond) & assigned)
+                self.deps[id(item)] = frozenset(cond_names(item.cond) & assigned)
                 self.analyse(item.then, assigned, last_write, thrown)
                 self.analyse(item.orelse or (), assigned, last_write, thrown)
             elif isinstance(item, ast.TryBlock):
                 inner_thrown: set[str] = set()
                 self.analyse(item.body, assigned, last_write, inner_thrown)
                 for c in item.catches:
-                    missing = ast.cond_names(c.cond) - inner_thrown
+                    missing = cond_names(c.cond) - inner_thrown
                     if missing:
-                        raise CompileError(f"catch condition uses {', '.join(sorted(missing))}, never thrown "
-                                           "in its try block", line=item.pos.line, column=item.pos.column)
+                        raise CompileError(
+                            f"catch condition uses {', '.join(sorted(missing))}, never thrown in its try block",
+                            line=item.pos.line,
+                            column=item.pos.column,
+                        )
                     self.analyse(c.body, assigned, last_write, thrown)
                 if item.final:
                     self.analyse(item.final, assigned, last_write, thrown)
@@ -225,8 +202,9 @@ class _Compiler:
         elif isinstance(choice, ast.UdfCall):
             self.check_udf(choice)
         elif isinstance(choice, ast.Update) and choice.source.name in assigned:
-            raise CompileError(f"cannot update variable '{choice.source.name}'", line=choice.pos.line,
-                               column=choice.pos.column)
+            raise CompileError(
+                f"cannot update variable '{choice.source.name}'", line=choice.pos.line, column=choice.pos.column
+            )
         elif isinstance(choice, ast.Delete):
             self.check_where(choice.where, choice.pos)
         elif isinstance(choice, ast.VarRef):
@@ -234,8 +212,11 @@ class _Compiler:
 
     def check_udf(self, call: ast.UdfCall) -> None:
         if call.module not in self.requires:
-            raise CompileError(f"'{call.module}.{call.function}' is not a UDF: '{call.module}' is not bound "
-                               "by require()", line=call.pos.line, column=call.pos.column)
+            raise CompileError(
+                f"'{call.module}.{call.function}' is not a UDF: '{call.module}' is not bound by require()",
+                line=call.pos.line,
+                column=call.pos.column,
+            )
 
     def check_where(self, where: tuple, pos: ast.Pos) -> None:
         for cond in where:
@@ -264,11 +245,17 @@ class _Compiler:
             for col in cols:
                 head = col.path.head if col.path else None
                 if col.path is not None and head not in aliases:
-                    raise CompileError(f"column '{col.path}' must start with one of the aliases "
-                                       f"{aliases[0]}, {aliases[1]}", line=pos.line, column=pos.column)
+                    raise CompileError(
+                        f"column '{col.path}' must start with one of the aliases {aliases[0]}, {aliases[1]}",
+                        line=pos.line,
+                        column=pos.column,
+                    )
             if not any(is_join_condition(c, aliases) for c in select.where):
-                raise CompileError("a join needs a condition relating the two sources "
-                                   f"(e.g. {aliases[1]}.id = {aliases[0]}.id)", line=pos.line, column=pos.column)
+                raise CompileError(
+                    f"a join needs a condition relating the two sources (e.g. {aliases[1]}.id = {aliases[0]}.id)",
+                    line=pos.line,
+                    column=pos.column,
+                )
 
     # ---- cycles
     def check_cycles(self, assigned: frozenset[str]) -> None:
@@ -282,11 +269,12 @@ class _Compiler:
                         graph.setdefault(name, set()).update(self.deps.get(id(choice), ()))
         # a write waits for the previous write: fold that into the variable graph
         for line_id, prev_id in self.write_after.items():
-            line, prev = self.lines.get(line_id), self.lines[prev_id]
-            if line is not None and line.target:  # the return (not a line) has no dependants
-                prev_deps = {prev.target} if prev.target else set().union(
-                    *(self.deps.get(id(c), set()) for c in prev.choices))
-                graph.setdefault(line.target, set()).update(prev_deps)
+            writer, prev = self.lines.get(line_id), self.lines[prev_id]
+            if writer is not None and writer.target:  # the return (not a line) has no dependants
+                prev_deps = (
+                    {prev.target} if prev.target else set().union(*(self.deps.get(id(c), set()) for c in prev.choices))
+                )
+                graph.setdefault(writer.target, set()).update(prev_deps)
         state: dict[str, int] = {}
         stack: list[str] = []
 
@@ -295,10 +283,13 @@ class _Compiler:
             stack.append(name)
             for dep in sorted(graph.get(name, ())):
                 if state.get(dep) == 1:
-                    cycle = stack[stack.index(dep):] + [dep]
+                    cycle = [*stack[stack.index(dep) :], dep]
                     where = pos.get(name)
-                    raise CompileError("reference cycle: " + " → ".join(cycle),
-                                       line=where.line if where else None, column=where.column if where else None)
+                    raise CompileError(
+                        "reference cycle: " + " → ".join(cycle),
+                        line=where.line if where else None,
+                        column=where.column if where else None,
+                    )
                 if dep not in state:
                     visit(dep)
             stack.pop()
@@ -319,9 +310,13 @@ def _exclusive(a: tuple, b: tuple) -> bool:
 
 def is_join_condition(cond: Any, aliases: list) -> bool:
     """``a.x = b.y`` with the two sides on the two different aliases of a join."""
-    return (isinstance(cond, ast.EqCondition) and isinstance(cond.operand, ast.PathOperand)
-            and cond.lhs.head in aliases and cond.operand.path.head in aliases
-            and cond.lhs.head != cond.operand.path.head)
+    return (
+        isinstance(cond, ast.EqCondition)
+        and isinstance(cond.operand, ast.PathOperand)
+        and cond.lhs.head in aliases
+        and cond.operand.path.head in aliases
+        and cond.lhs.head != cond.operand.path.head
+    )
 
 
 def compile_script(script: ast.Script) -> Plan:
@@ -335,9 +330,9 @@ def compile_script(script: ast.Script) -> Plan:
             c.check_choice(choice, assigned, None)  # type: ignore[arg-type]
             c.deps[id(choice)] = frozenset(references(choice) & assigned)
             c.near_misses(references(choice) - assigned, assigned, script.ret.pos)
-        if any(isinstance(ch, WRITES) and ch.source.name not in assigned for ch in script.ret.choices):
-            if last_write[0] is not None:
-                c.write_after[id(script.ret)] = last_write[0]
+        writes = any(isinstance(ch, WRITES) and ch.source.name not in assigned for ch in script.ret.choices)
+        if writes and last_write[0] is not None:
+            c.write_after[id(script.ret)] = last_write[0]
     c.check_cycles(assigned)
     final = None
     if script.ret is None:
@@ -346,5 +341,17 @@ def compile_script(script: ast.Script) -> Plan:
                 continue
             final = item
             break
-    return Plan(script, assigned, c.requires, tuple(c.inline), c.deps, c.block_vars, c.write_after,
-                frozenset(c.write_lines), tuple(c.returned), final, c.lines, tuple(c.warnings))
+    return Plan(
+        script,
+        assigned,
+        c.requires,
+        tuple(c.inline),
+        c.deps,
+        c.block_vars,
+        c.write_after,
+        frozenset(c.write_lines),
+        tuple(c.returned),
+        final,
+        c.lines,
+        tuple(c.warnings),
+    )

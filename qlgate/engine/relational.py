@@ -4,7 +4,8 @@ and the merge of fan-out results (spec §8). Pure functions, no I/O.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ..lang import ast
 from ..lang.paths import Path, evaluate, matches
@@ -51,7 +52,7 @@ def projector(columns: Sequence[ast.Column], alias: str | None = None) -> Callab
         if path is None:
             return lambda row: MISSING
         if path.keys is not None and len(path.keys) == 1:
-            key = path.keys[0]   # ``select id``: the commonest projection, one dict lookup per row
+            key = path.keys[0]  # ``select id``: the commonest projection, one dict lookup per row
             return lambda row: row.get(key, MISSING) if type(row) is dict else evaluate(path, row)
         return lambda row: evaluate(path, row)
     if columns[0].alias is not None:
@@ -64,13 +65,17 @@ def projector(columns: Sequence[ast.Column], alias: str | None = None) -> Callab
                 if value is not MISSING:
                     out[name] = value
             return out
+
         return as_object
     return lambda row: [evaluate(p, row) if p else MISSING for p in paths]
 
 
-
-def project(value: Any, columns: Sequence[ast.Column] | None, alias: str | None = None,
-            shape: Callable[[Any], Any] | None = None) -> Any:
+def project(
+    value: Any,
+    columns: Sequence[ast.Column] | None,
+    alias: str | None = None,
+    shape: Callable[[Any], Any] | None = None,
+) -> Any:
     """§8.5: ``*`` keeps the value; empty/missing stays; otherwise an array of rows."""
     if columns is None:
         return value
@@ -84,7 +89,7 @@ def slice_rows(rows: list[Any], limit: int | None, offset: int | None) -> list[A
     start = offset or 0
     if limit is None:
         return rows[start:]
-    return rows[start:start + limit]
+    return rows[start : start + limit]
 
 
 def merge_results(results: Iterable[Any], block: bool) -> Any:

@@ -45,5 +45,6 @@ async def call_udf(module: UdfModule, function: str, args: list[Any], **ctx_attr
     ctx = HookContext(**ctx_attrs)
     if "vars" in ctx_attrs and isinstance(ctx_attrs["vars"], dict):
         ctx.vars = MappingProxyType(ctx_attrs["vars"])
-    return await call_user_code(fn, (ctx, *args), lambda e: UdfError(
-        f"UDF {module.name}.{function} raised {type(e).__name__}: {e}"))
+    return await call_user_code(
+        fn, (ctx, *args), lambda e: UdfError(f"UDF {module.name}.{function} raised {type(e).__name__}: {e}")
+    )

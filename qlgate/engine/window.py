@@ -21,7 +21,7 @@ class SendWindow:
     def __init__(self, size: int):
         self._free = size
         self._queue: deque[asyncio.Future] = deque()  # requests waiting for a slot
-        self._handed = 0          # slots handed to a waiting request that has not resumed yet
+        self._handed = 0  # slots handed to a waiting request that has not resumed yet
         self._caught_up: asyncio.Future | None = None
 
     async def __aenter__(self) -> None:
@@ -36,7 +36,7 @@ class SendWindow:
             if slot.cancelled():
                 if slot in self._queue:
                     self._queue.remove(slot)
-            else:                 # the slot came with the cancellation: pass it on
+            else:  # the slot came with the cancellation: pass it on
                 self._handed -= 1
                 self._release()
                 self._note_handed()

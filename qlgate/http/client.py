@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 from functools import lru_cache
 from urllib.parse import urljoin
 
@@ -28,7 +28,7 @@ MAX_REDIRECTS = 10
 class HttpRequest:
     method: str
     url: str
-    headers: dict[str, str]       # lower-case names
+    headers: dict[str, str]  # lower-case names
     body: bytes | None = None
     timeout_ms: int = 10_000
     retry: bool = False
@@ -38,8 +38,8 @@ class HttpRequest:
 @dataclass(slots=True)
 class HttpResponse:
     status: int
-    headers: dict[str, str]       # lower-case names
-    body: bytes                   # content-decoded
+    headers: dict[str, str]  # lower-case names
+    body: bytes  # content-decoded
     url: str
     wire_bytes: int = 0
     started: float = 0.0
@@ -109,11 +109,15 @@ class HttpClient:
     def _ensure_session(self) -> aiohttp.ClientSession:
         loop = asyncio.get_running_loop()
         if self._session is None or self._session.closed or self._loop is not loop:
-            connector = aiohttp.TCPConnector(limit=self.pool_size, limit_per_host=0,
-                                             ttl_dns_cache=300, keepalive_timeout=30)
+            connector = aiohttp.TCPConnector(
+                limit=self.pool_size, limit_per_host=0, ttl_dns_cache=300, keepalive_timeout=30
+            )
             self._session = aiohttp.ClientSession(
-                connector=connector, auto_decompress=False, cookie_jar=aiohttp.DummyCookieJar(),
-                timeout=aiohttp.ClientTimeout(total=None))
+                connector=connector,
+                auto_decompress=False,
+                cookie_jar=aiohttp.DummyCookieJar(),
+                timeout=aiohttp.ClientTimeout(total=None),
+            )
             self._loop = loop
         return self._session
 
@@ -152,18 +156,24 @@ class HttpClient:
             if follow and response.status in REDIRECT_STATUSES:
                 location = response.headers.get("location")
                 if not location:
-                    raise UpstreamUnavailable(f"redirect {response.status} from {url} has no Location",
-                                              uri=url, upstream_status=response.status)
+                    raise UpstreamUnavailable(
+                        f"redirect {response.status} from {url} has no Location",
+                        uri=url,
+                        upstream_status=response.status,
+                    )
                 if len(hops) >= MAX_REDIRECTS:
-                    raise UpstreamUnavailable(f"too many redirects (more than {MAX_REDIRECTS}) from "
-                                              f"{request.url}", uri=request.url)
+                    raise UpstreamUnavailable(
+                        f"too many redirects (more than {MAX_REDIRECTS}) from {request.url}", uri=request.url
+                    )
                 hops.append(url)
                 try:
                     url = urljoin(url, location)
                 except ValueError:  # the upstream's Location is not a URL ("http://[::1")
-                    raise UpstreamUnavailable(f"redirect {response.status} from {url} has an invalid "
-                                              f"Location {location[:200]!r}", uri=url,
-                                              upstream_status=response.status) from None
+                    raise UpstreamUnavailable(
+                        f"redirect {response.status} from {url} has an invalid Location {location[:200]!r}",
+                        uri=url,
+                        upstream_status=response.status,
+                    ) from None
                 continue
             if follow and response.status == 305:
                 raise UpstreamUnavailable(f"upstream {url} asked for a proxy (305)", uri=url)
@@ -177,13 +187,20 @@ class HttpClient:
         limit = self.max_response_bytes
         started = time.perf_counter()
         try:
-            async with session.request(request.method.upper(), url, headers=request.headers,
-                                       data=request.body, timeout=timeout, allow_redirects=False,
-                                       skip_auto_headers=_skip_auto_headers(request)) as resp:
+            async with session.request(
+                request.method.upper(),
+                url,
+                headers=request.headers,
+                data=request.body,
+                timeout=timeout,
+                allow_redirects=False,
+                skip_auto_headers=_skip_auto_headers(request),
+            ) as resp:
                 declared = resp.content_length
                 if declared is not None and declared > limit:
-                    raise UpstreamUnavailable(f"response from {url} is {declared} bytes, over the "
-                                              f"{limit}-byte limit", uri=url)
+                    raise UpstreamUnavailable(
+                        f"response from {url} is {declared} bytes, over the {limit}-byte limit", uri=url
+                    )
                 if declared is not None:
                     raw = await resp.read()
                 else:
@@ -191,22 +208,21 @@ class HttpClient:
                     async for chunk in resp.content.iter_chunked(65536):
                         size += len(chunk)
                         if size > limit:
-                            raise UpstreamUnavailable(f"response from {url} exceeds the {limit}-byte limit",
-                                                      uri=url)
+                            raise UpstreamUnavailable(f"response from {url} exceeds the {limit}-byte limit", uri=url)
                         chunks.append(chunk)
                     raw = b"".join(chunks)
                 headers = {k.lower(): v for k, v in resp.headers.items()}
                 status = resp.status
-        except asyncio.TimeoutError:
-            raise UpstreamTimeout(f"Request timed out after {request.timeout_ms} ms: {request.method.upper()} {url}",
-                                  uri=url) from None
+        except TimeoutError:
+            raise UpstreamTimeout(
+                f"Request timed out after {request.timeout_ms} ms: {request.method.upper()} {url}", uri=url
+            ) from None
         except aiohttp.ClientResponseError as e:
             raise _NetworkError(f"bad response from {url}: {e.message}") from None
         except (aiohttp.ClientError, OSError) as e:
             raise _NetworkError(f"cannot reach {url}: {type(e).__name__}: {e}") from None
         body = _decode_content(raw, headers.get("content-encoding", ""), limit, url)
-        return HttpResponse(status, headers, body, url, wire_bytes=len(raw), started=started,
-                            ended=time.perf_counter())
+        return HttpResponse(status, headers, body, url, wire_bytes=len(raw), started=started, ended=time.perf_counter())
 
 
 class _NetworkError(Exception):

@@ -8,12 +8,12 @@ import codecs
 import csv
 import io
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .xml import XmlError, xml_to_json
-
 
 _NO_PARAMS: Mapping[str, str | None] = MappingProxyType({})
 
@@ -112,7 +112,7 @@ def _nested_deeper(value: Any, limit: int) -> bool:
             return True
         below = []
         for node in level:
-            for child in (node.values() if type(node) is dict else node):
+            for child in node.values() if type(node) is dict else node:
                 if type(child) is dict or type(child) is list:
                     below.append(child)
         level, depth = below, depth + 1
@@ -131,8 +131,11 @@ def load_json(text: str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
         raise JsonTooDeep(f"JSON nested more than {max_depth} levels deep") from None
     except ValueError as e:
         raise TransformFailure(f"invalid JSON: {e}") from None
-    if (type(value) is dict or type(value) is list) and text.count("[") + text.count("{") > max_depth \
-            and _nested_deeper(value, max_depth):
+    if (
+        (type(value) is dict or type(value) is list)
+        and text.count("[") + text.count("{") > max_depth
+        and _nested_deeper(value, max_depth)
+    ):
         raise JsonTooDeep(f"JSON nested more than {max_depth} levels deep")
     return value
 
@@ -163,10 +166,14 @@ def transform(text: str, essence: str, params: Mapping[str, str | None]) -> Any:
             return load_json(text)
         if essence == "application/x-www-form-urlencoded":
             from urllib.parse import parse_qsl
+
             out: dict[str, Any] = {}
             for key, value in parse_qsl(text.strip(), keep_blank_values=True):
-                out[key] = [*out[key], value] if isinstance(out.get(key), list) else (
-                    [out[key], value] if key in out else value)
+                out[key] = (
+                    [*out[key], value]
+                    if isinstance(out.get(key), list)
+                    else ([out[key], value] if key in out else value)
+                )
             return out
         if subtype == "csv":
             return _parse_csv(text, "header" in params and params["header"] not in ("absent",))

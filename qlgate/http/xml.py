@@ -14,8 +14,15 @@ from lxml import etree
 
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?\Z")
 
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
-                          huge_tree=False, remove_comments=True, remove_pis=True, recover=False)
+_PARSER = etree.XMLParser(
+    resolve_entities=False,
+    no_network=True,
+    load_dtd=False,
+    huge_tree=False,
+    remove_comments=True,
+    remove_pis=True,
+    recover=False,
+)
 
 
 class XmlError(ValueError):

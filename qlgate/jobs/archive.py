@@ -25,20 +25,27 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 from .archive_errors import ArchiveError, ArchiveUnavailable, ResultTooLarge, SchemaTooNew
+from .archive_schema import STATEMENT_TIMEOUT_S
 from .model import MAX_JOB_ID, Job
 
-__all__ = ["Archive", "ArchiveError", "ArchiveUnavailable", "ResultTooLarge", "SchemaTooNew",
-           "DEFAULT_MAX_RESULT_BYTES", "STATEMENT_TIMEOUT_S"]
+__all__ = [
+    "DEFAULT_MAX_RESULT_BYTES",
+    "STATEMENT_TIMEOUT_S",
+    "Archive",
+    "ArchiveError",
+    "ArchiveUnavailable",
+    "ResultTooLarge",
+    "SchemaTooNew",
+]
 
-DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024      # config jobs.maxResultBytes unless it says otherwise
-STATEMENT_TIMEOUT_S = 60.0                       # PostgreSQL: the longest one statement may take
-_MIN_ID = -2 ** 63                                # both databases keep ids and runs as signed 64-bit integers
+DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024  # config jobs.maxResultBytes unless it says otherwise
+_MIN_ID = -(2**63)  # both databases keep ids and runs as signed 64-bit integers
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
@@ -46,22 +53,27 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 def _open_store(target: str | Path, statement_timeout: float) -> Any:
     if isinstance(target, Path):
         from .archive_sqlite import SqliteStore
+
         return SqliteStore(target)
     text = str(target)
     scheme = _SCHEME.match(text)
     if scheme is None:
         from .archive_sqlite import SqliteStore
+
         return SqliteStore(text)
     name = scheme.group(1).lower()
     if name in ("postgresql", "postgres"):
-        from .archive_pg import PostgresStore       # psycopg only where PostgreSQL is used
+        from .archive_pg import PostgresStore  # psycopg only where PostgreSQL is used
+
         return PostgresStore(text, statement_timeout=statement_timeout)
     if name == "sqlite":
-        path, _, query = text[scheme.end():].partition("?")
+        path, _, query = text[scheme.end() :].partition("?")
         if not path.startswith("/") or query:
-            raise ArchiveUnavailable(f"{text!r}: a SQLite archive's URL is sqlite:///absolute/path "
-                                     "(or give the path alone)")
+            raise ArchiveUnavailable(
+                f"{text!r}: a SQLite archive's URL is sqlite:///absolute/path (or give the path alone)"
+            )
         from .archive_sqlite import SqliteStore
+
         return SqliteStore(unquote(path))
     # the rest of an unknown URL may hold a password: show the scheme alone
     raise ArchiveUnavailable(f"an archive is a postgresql://, sqlite:/// URL or a file path, not a {name}:// URL")
@@ -75,14 +87,24 @@ class Archive:
     """``Archive(target)`` and ``Archive.open(target)`` are the same: ``target`` is a
     URL or a path as above (a plain path, as callers before PostgreSQL pass, is SQLite)."""
 
-    def __init__(self, target: str | Path, *, max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
-                 statement_timeout: float = STATEMENT_TIMEOUT_S):
+    def __init__(
+        self,
+        target: str | Path,
+        *,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+        statement_timeout: float = STATEMENT_TIMEOUT_S,
+    ):
         self.max_result_bytes = max_result_bytes
         self._store = _open_store(target, statement_timeout)
 
     @classmethod
-    def open(cls, target: str | Path, *, max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
-             statement_timeout: float = STATEMENT_TIMEOUT_S) -> "Archive":
+    def open(
+        cls,
+        target: str | Path,
+        *,
+        max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES,
+        statement_timeout: float = STATEMENT_TIMEOUT_S,
+    ) -> Archive:
         return cls(target, max_result_bytes=max_result_bytes, statement_timeout=statement_timeout)
 
     @property
@@ -109,7 +131,7 @@ class Archive:
     def get(self, job_id: int) -> Job | None:
         job_id = int(job_id)
         if not 1 <= job_id <= MAX_JOB_ID:
-            return None                        # no job has it, and the databases would overflow
+            return None  # no job has it, and the databases would overflow
         record = self._store.record(job_id)
         return Job.from_dict(json.loads(record)) if record is not None else None
 
@@ -127,8 +149,10 @@ class Archive:
             raise TypeError(f"a result is bytes (its JSON, encoded), not {type(data).__name__}")
         size = data.nbytes if isinstance(data, memoryview) else len(data)
         if size > self.max_result_bytes:
-            raise ResultTooLarge(f"job {job_id}'s result takes {size:,} bytes; the archive keeps at most "
-                                 f"{self.max_result_bytes:,} (jobs.maxResultBytes)")
+            raise ResultTooLarge(
+                f"job {job_id}'s result takes {size:,} bytes; the archive keeps at most "
+                f"{self.max_result_bytes:,} (jobs.maxResultBytes)"
+            )
         self._store.put_result(job_id, run, data)
 
     def get_result(self, job_id: int, run: int) -> bytes | None:
@@ -150,7 +174,7 @@ class Archive:
     def close(self) -> None:
         self._store.close()
 
-    def __enter__(self) -> "Archive":
+    def __enter__(self) -> Archive:
         return self
 
     def __exit__(self, *exc: object) -> None:

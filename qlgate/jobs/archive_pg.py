@@ -51,16 +51,15 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from .archive import STATEMENT_TIMEOUT_S
 from .archive_errors import ArchiveError, ArchiveUnavailable
-from .archive_schema import VERSION_TABLE, JobRow, pending
+from .archive_schema import STATEMENT_TIMEOUT_S, VERSION_TABLE, JobRow, pending
 
 CONNECT_TIMEOUT_S = 5
-ANSWER_MARGIN_S = 1.0          # the client waits this long past statement_timeout: the server's cancel comes first
-KEEPALIVES_IDLE_S = 10         # an idle connection is probed after this long …
-KEEPALIVES_INTERVAL_S = 5      # … then this often …
-KEEPALIVES_COUNT = 3           # … and dropped after this many unanswered probes
-TCP_USER_TIMEOUT_MS = 20_000   # a connection whose sent bytes stay unacknowledged this long is dropped
+ANSWER_MARGIN_S = 1.0  # the client waits this long past statement_timeout: the server's cancel comes first
+KEEPALIVES_IDLE_S = 10  # an idle connection is probed after this long …
+KEEPALIVES_INTERVAL_S = 5  # … then this often …
+KEEPALIVES_COUNT = 3  # … and dropped after this many unanswered probes
+TCP_USER_TIMEOUT_MS = 20_000  # a connection whose sent bytes stay unacknowledged this long is dropped
 # pg_advisory_xact_lock's key for migrations: "qlgate" in ASCII, then 1. Advisory locks are
 # per database, so archives in other databases of the same server never wait for each other
 MIGRATION_LOCK = 0x716C_6761_7465_0001
@@ -81,7 +80,7 @@ def _password_forms(url: str) -> set[str]:
         found |= {parts.password or "", unquote(parts.password or "")}
     except ValueError:
         pass
-    userinfo = url.partition("://")[2].rpartition("@")[0]      # even where urlsplit misreads a raw '/' or '?'
+    userinfo = url.partition("://")[2].rpartition("@")[0]  # even where urlsplit misreads a raw '/' or '?'
     if ":" in userinfo:
         raw = userinfo.partition(":")[2]
         found |= {raw, unquote(raw)}
@@ -106,8 +105,14 @@ def mask_url(url: str) -> str:
         userinfo, at, hosts = parts.netloc.rpartition("@")
         if at and ":" in userinfo:
             userinfo = userinfo.partition(":")[0] + ":***"
-        query = "&".join("password=***" if field.partition("=")[0].lower() == "password" else field
-                         for field in parts.query.split("&")) if parts.query else ""
+        query = (
+            "&".join(
+                "password=***" if field.partition("=")[0].lower() == "password" else field
+                for field in parts.query.split("&")
+            )
+            if parts.query
+            else ""
+        )
         shown = urlunsplit(parts._replace(netloc=f"{userinfo}{at}{hosts}", query=query))
     except ValueError:
         shown = url
@@ -144,7 +149,7 @@ class _Deadline:
                 with socket.socket(fileno=os.dup(self._conn.fileno())) as sock:
                     sock.shutdown(socket.SHUT_RDWR)
             except (OSError, psycopg.Error):
-                pass                          # closed or broken already: the driver knows
+                pass  # closed or broken already: the driver knows
 
     def cancel(self) -> None:
         with self._lock:
@@ -156,8 +161,11 @@ class PostgresStore:
     dialect = "postgresql"
 
     def __init__(self, url: str, *, statement_timeout: float = STATEMENT_TIMEOUT_S):
-        if (isinstance(statement_timeout, bool) or not isinstance(statement_timeout, (int, float))
-                or not 0 < statement_timeout < float("inf")):
+        if (
+            isinstance(statement_timeout, bool)
+            or not isinstance(statement_timeout, (int, float))
+            or not 0 < statement_timeout < float("inf")
+        ):
             raise ValueError(f"statement_timeout is a positive number of seconds, not {statement_timeout!r}")
         self.statement_timeout = float(statement_timeout)
         self.answer_within = self.statement_timeout + ANSWER_MARGIN_S
@@ -166,14 +174,14 @@ class PostgresStore:
         self._lock = threading.Lock()
         self._conn: psycopg.Connection | None = None
         self._closed = False
-        params, failure = None, None
+        params, failure = None, ""
         try:
             params = conninfo_to_dict(url)
         except psycopg.Error as error:
             failure = self._explain("is not a usable PostgreSQL URL", error)
         if params is None:
-            raise ArchiveUnavailable(failure)          # outside the except: nothing chained (see _connection)
-        params.setdefault("connect_timeout", CONNECT_TIMEOUT_S)      # the URL's own, if it has one
+            raise ArchiveUnavailable(failure)  # outside the except: nothing chained (see _connection)
+        params.setdefault("connect_timeout", CONNECT_TIMEOUT_S)  # the URL's own, if it has one
         params.setdefault("application_name", "qlgate-archive")
         params.setdefault("keepalives", 1)
         params.setdefault("keepalives_idle", KEEPALIVES_IDLE_S)
@@ -233,15 +241,17 @@ class PostgresStore:
                 except psycopg.Error as raised:
                     error = raised
                 finally:
-                    deadline.cancel()         # from here on, ``expired`` no longer changes
-                if deadline.expired:          # whatever the driver made of its socket shut down
+                    deadline.cancel()  # from here on, ``expired`` no longer changes
+                if deadline.expired:  # whatever the driver made of its socket shut down
                     self._discard()
-                    failure = self._explain(f"did not answer within {self.answer_within:g} s, "
-                                            "so its connection was dropped", error)
+                    failure = self._explain(
+                        f"did not answer within {self.answer_within:g} s, so its connection was dropped", error
+                    )
                     break
                 if isinstance(error, psycopg.errors.QueryCanceled):
-                    failure = self._explain("cancelled a statement (statement_timeout "
-                                            f"{self.statement_timeout:g} s)", error)
+                    failure = self._explain(
+                        f"cancelled a statement (statement_timeout {self.statement_timeout:g} s)", error
+                    )
                     break
                 if not (isinstance(error, psycopg.OperationalError) and (conn.broken or conn.closed)):
                     raise error
@@ -260,8 +270,10 @@ class PostgresStore:
             # tables even when they exist: a role that may only read and write opens a migrated database
             found = conn.execute("select to_regclass(%s)", (VERSION_TABLE,)).fetchone()
             if found is None or found[0] is None:
-                conn.execute(f"create table {VERSION_TABLE} "
-                             "(version integer primary key, applied timestamptz not null default now())")
+                conn.execute(
+                    f"create table {VERSION_TABLE} "
+                    "(version integer primary key, applied timestamptz not null default now())"
+                )
             applied = [v for (v,) in conn.execute(f"select version from {VERSION_TABLE}")]
             for version, statements in pending(self.dialect, applied, self.where):
                 for statement in statements:
@@ -274,12 +286,16 @@ class PostgresStore:
                 cur.executemany(
                     "insert into archived_jobs (id, state, owner, ended, record) values (%s, %s, %s, %s, %s)"
                     " on conflict (id) do update set state = excluded.state, owner = excluded.owner,"
-                    " ended = excluded.ended, record = excluded.record", rows)
+                    " ended = excluded.ended, record = excluded.record",
+                    rows,
+                )
+
         self._run(work)
 
     def record(self, job_id: int) -> str | None:
-        row = self._run(lambda conn: conn.execute("select record from archived_jobs where id = %s",
-                                                  (job_id,)).fetchone())
+        row = self._run(
+            lambda conn: conn.execute("select record from archived_jobs where id = %s", (job_id,)).fetchone()
+        )
         return row[0] if row else None
 
     def records(self, state: str | None, owner: str | None, limit: int) -> list[str]:
@@ -291,31 +307,43 @@ class PostgresStore:
             where.append("owner = %s")
             params.append(owner)
         clause = ("where " + " and ".join(where)) if where else ""
-        rows = self._run(lambda conn: conn.execute(
-            f"select record from archived_jobs {clause} order by id desc limit %s", (*params, limit)).fetchall())
+        rows = self._run(
+            lambda conn: conn.execute(
+                f"select record from archived_jobs {clause} order by id desc limit %s", (*params, limit)
+            ).fetchall()
+        )
         return [record for (record,) in rows]
 
     def put_result(self, job_id: int, run: int, data: bytes) -> None:
         # %b: the bytes go out as they are, no hex text twice their size
-        self._run(lambda conn: conn.execute(
-            "insert into archived_results (job_id, run, data) values (%s, %s, %b)"
-            " on conflict (job_id, run) do update set data = excluded.data", (job_id, run, data)))
+        self._run(
+            lambda conn: conn.execute(
+                "insert into archived_results (job_id, run, data) values (%s, %s, %b)"
+                " on conflict (job_id, run) do update set data = excluded.data",
+                (job_id, run, data),
+            )
+        )
 
     def get_result(self, job_id: int, run: int) -> bytes | None:
         def work(conn: psycopg.Connection) -> bytes | None:
             # binary: the bytes as stored; the cursor's close frees libpq's copy at once
             with conn.cursor(binary=True) as cur:
-                row = cur.execute("select data from archived_results where job_id = %s and run = %s",
-                                  (job_id, run)).fetchone()
+                row = cur.execute(
+                    "select data from archived_results where job_id = %s and run = %s", (job_id, run)
+                ).fetchone()
             return row[0] if row else None
+
         return self._run(work)
 
     def drop_results(self, job_id: int, except_run: int | None) -> None:
         if except_run is None:
             self._run(lambda conn: conn.execute("delete from archived_results where job_id = %s", (job_id,)))
         else:
-            self._run(lambda conn: conn.execute("delete from archived_results where job_id = %s and run <> %s",
-                                                (job_id, except_run)))
+            self._run(
+                lambda conn: conn.execute(
+                    "delete from archived_results where job_id = %s and run <> %s", (job_id, except_run)
+                )
+            )
 
     def close(self) -> None:
         with self._lock:

@@ -36,8 +36,10 @@ class SqliteStore:
         db = self._connection()
         db.execute("begin immediate")
         try:
-            db.execute(f"create table if not exists {VERSION_TABLE} "
-                       "(version integer primary key, applied text not null default current_timestamp)")
+            db.execute(
+                f"create table if not exists {VERSION_TABLE} "
+                "(version integer primary key, applied text not null default current_timestamp)"
+            )
             applied = [v for (v,) in db.execute(f"select version from {VERSION_TABLE}")]
             for version, statements in pending(self.dialect, applied, self.where):
                 for statement in statements:
@@ -56,10 +58,12 @@ class SqliteStore:
     def add(self, rows: list[JobRow]) -> None:
         with self._lock:
             db = self._connection()
-            db.execute("begin immediate")            # one commit for the batch, not one per row
+            db.execute("begin immediate")  # one commit for the batch, not one per row
             try:
-                db.executemany("insert or replace into archived_jobs (id, state, ended, record) values (?, ?, ?, ?)",
-                               [(job_id, state, ended, record) for job_id, state, _owner, ended, record in rows])
+                db.executemany(
+                    "insert or replace into archived_jobs (id, state, ended, record) values (?, ?, ?, ?)",
+                    [(job_id, state, ended, record) for job_id, state, _owner, ended, record in rows],
+                )
                 db.execute("commit")
             except BaseException:
                 db.execute("rollback")
@@ -73,19 +77,26 @@ class SqliteStore:
     def records(self, state: str | None, owner: str | None, limit: int) -> list[str]:
         clause, params = job_filter(state, owner)
         with self._lock:
-            rows = self._connection().execute(
-                f"select record from archived_jobs {clause} order by id desc limit ?", (*params, limit)).fetchall()
+            rows = (
+                self._connection()
+                .execute(f"select record from archived_jobs {clause} order by id desc limit ?", (*params, limit))
+                .fetchall()
+            )
         return [record for (record,) in rows]
 
     def put_result(self, job_id: int, run: int, data: bytes) -> None:
         with self._lock:
-            self._connection().execute("insert or replace into archived_results (job_id, run, data) values (?, ?, ?)",
-                                       (job_id, run, data))
+            self._connection().execute(
+                "insert or replace into archived_results (job_id, run, data) values (?, ?, ?)", (job_id, run, data)
+            )
 
     def get_result(self, job_id: int, run: int) -> bytes | None:
         with self._lock:
-            row = self._connection().execute("select data from archived_results where job_id = ? and run = ?",
-                                             (job_id, run)).fetchone()
+            row = (
+                self._connection()
+                .execute("select data from archived_results where job_id = ? and run = ?", (job_id, run))
+                .fetchone()
+            )
         return row[0] if row else None
 
     def drop_results(self, job_id: int, except_run: int | None) -> None:
@@ -93,8 +104,9 @@ class SqliteStore:
             if except_run is None:
                 self._connection().execute("delete from archived_results where job_id = ?", (job_id,))
             else:
-                self._connection().execute("delete from archived_results where job_id = ? and run <> ?",
-                                           (job_id, except_run))
+                self._connection().execute(
+                    "delete from archived_results where job_id = ? and run <> ?", (job_id, except_run)
+                )
 
     def close(self) -> None:
         with self._lock:

@@ -19,7 +19,7 @@ from kazoo.client import KazooClient
 from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError
 
 IDS_ROOT = "/qlgate/ids"
-DEFAULT_SPACE = 2**53 - 1   # ids stay exact as JSON numbers
+DEFAULT_SPACE = 2**53 - 1  # ids stay exact as JSON numbers
 
 
 class IdSpaceExhausted(Exception):
@@ -87,13 +87,14 @@ def give_back(ranges: list[Range], returned: Range) -> list[Range]:
 class RangeStore:
     """The free ranges of one category in ZooKeeper, changed only by compare-and-set."""
 
-    def __init__(self, client: KazooClient, category: str, *, space: int = DEFAULT_SPACE, first: int = 1,
-                 root: str = IDS_ROOT):
+    def __init__(
+        self, client: KazooClient, category: str, *, space: int = DEFAULT_SPACE, first: int = 1, root: str = IDS_ROOT
+    ):
         self.client = client
         self.category = category
         self.path = f"{root}/{category}"
         self.space = (first, space + 1)
-        self.conflicts = 0           # lost compare-and-sets, for the benchmark's curiosity
+        self.conflicts = 0  # lost compare-and-sets, for the benchmark's curiosity
 
     def _read(self) -> tuple[list[Range], int]:
         while True:
@@ -118,7 +119,7 @@ class RangeStore:
             except BadVersionError:
                 self.conflicts += 1
                 attempt += 1
-                time.sleep(random.uniform(0, min(0.05, 0.0005 * 2 ** attempt)))
+                time.sleep(random.uniform(0, min(0.05, 0.0005 * 2**attempt)))
 
     def take(self, count: int) -> Range:
         taken = self._update(lambda ranges: take(ranges, count))
@@ -145,8 +146,16 @@ class IdAllocator:
     loses at most one batch of ids, never hands one out twice.
     """
 
-    def __init__(self, client: KazooClient, category: str, *, batch: int = 1000,
-                 space: int = DEFAULT_SPACE, first: int = 1, root: str = IDS_ROOT):
+    def __init__(
+        self,
+        client: KazooClient,
+        category: str,
+        *,
+        batch: int = 1000,
+        space: int = DEFAULT_SPACE,
+        first: int = 1,
+        root: str = IDS_ROOT,
+    ):
         self.store = RangeStore(client, category, space=space, first=first, root=root)
         self.batch_size = batch
         self._batch = _Batch()
@@ -181,7 +190,7 @@ class IdAllocator:
             batch.next = batch.end = 0
         self.store.give_back(unused)
 
-    def __enter__(self) -> "IdAllocator":
+    def __enter__(self) -> IdAllocator:
         return self
 
     def __exit__(self, *exc: object) -> None:

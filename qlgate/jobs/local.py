@@ -5,80 +5,85 @@ A run is written down as running (its slot taken) before it starts, and its
 outcome in the same transaction that frees the slot. After a restart, runs
 that were in flight count as interrupted attempts and go back to the queue,
 so nothing accepted is ever lost.
+
+The file's schema, and the reads and writes of job records every part here
+shares, are ``LocalStore``'s (``local_store.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import builtins
 import logging
-import threading
 import time
 from collections import Counter
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, cast
 
-from .model import (CANCELLED, DONE, KEY_KEEP_S, MAX_RUN_SECONDS, QUEUED, RUNNING, STATES, Attempt, Job, JobError,
-                    JobNotFound, QueueFull, RecordError, attempt_error, check_idempotency_key, check_job_id,
-                    check_limit, finish_attempt, key_digest, new_job, oversized_result)
+from .local_store import LocalStore
+from .model import (
+    CANCELLED,
+    DONE,
+    KEY_KEEP_S,
+    MAX_RUN_SECONDS,
+    QUEUED,
+    RUNNING,
+    STATES,
+    Attempt,
+    Job,
+    JobError,
+    JobNotFound,
+    QueueFull,
+    RecordError,
+    attempt_error,
+    check_idempotency_key,
+    check_job_id,
+    check_limit,
+    finish_attempt,
+    key_digest,
+    new_job,
+    oversized_result,
+)
 from .rates import MemoryTokens, Rate
 from .runner import run_with_deadline
-from .sqlite import job_filter, open_database
+from .sqlite import job_filter
 from .types import check_type
 from .zk.worker import JobRunner
 
-SCHEMA = """
-create table if not exists jobs (
-    id integer primary key autoincrement,     -- never reused, even after deletes
-    state text not null,
-    priority integer not null,
-    due real not null,
-    record text not null
-);
-create index if not exists jobs_queue on jobs (state, priority desc, due, id);
-create table if not exists limits (type text primary key, value integer not null);
-create table if not exists rates (type text primary key, calls integer not null, per text not null,
-                                  time_zone text not null default 'UTC');
-create table if not exists idempotency_keys (
-    digest text primary key,                  -- model.key_digest(owner, key)
-    job_id integer not null,
-    at real not null
-);
-create index if not exists idempotency_keys_by_age on idempotency_keys (at);
-"""
 WORKER_NAME = "embedded"
 log = logging.getLogger("qlgate.jobs.local")
 
 
-class LocalJobs:
-    def __init__(self, path: str | Path, runner: JobRunner | None = None, *, slots: int = 4,
-                 max_queue: int = 100_000, poll_interval: float = 0.25, max_run_seconds: float = MAX_RUN_SECONDS):
-        self.path = str(path)
+class LocalJobs(LocalStore):
+    def __init__(
+        self,
+        path: str | Path,
+        runner: JobRunner | None = None,
+        *,
+        slots: int = 4,
+        max_queue: int = 100_000,
+        poll_interval: float = 0.25,
+        max_run_seconds: float = MAX_RUN_SECONDS,
+    ):
+        super().__init__(path)  # the database, its lock and the condition waiters sleep on
         self.runner = runner
         self.slots = slots
         self.max_queue = max_queue
         self.max_run_seconds = max_run_seconds  # config jobs.maxRunSeconds: no run takes longer
-        self.poll_interval = poll_interval     # other processes (gateway workers) submit and cancel too
-        self._db = open_database(self.path, SCHEMA)
-        self._db.execute("pragma synchronous=normal")
-        self._lock = threading.RLock()
-        self._changed = threading.Condition(self._lock)
-        self._tasks: dict[int, asyncio.Task] = {}         # job id → its run (bookkeeping included)
-        self._scripts: dict[int, asyncio.Future] = {}     # job id → the script, the part a cancel stops
+        self.poll_interval = poll_interval  # other processes (gateway workers) submit and cancel too
+        self._tasks: dict[int, asyncio.Task] = {}  # job id → its run (bookkeeping included)
+        self._scripts: dict[int, asyncio.Future] = {}  # job id → the script, the part a cancel stops
         self._in_use: Counter[str] = Counter()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.started_at: float | None = None
-        self.tokens = MemoryTokens()            # call-rate budgets; the runner's CallGate spends them
-        if "time_zone" not in {row[1] for row in self._db.execute("pragma table_info(rates)")}:
-            # a database from before per-day quotas had a time zone: theirs was UTC
-            self._db.execute("alter table rates add column time_zone text not null default 'UTC'")
+        self.tokens = MemoryTokens()  # call-rate budgets; the runner's CallGate spends them
         for job_type, calls, per, zone in self._db.execute("select type, calls, per, time_zone from rates"):
             self.tokens.rates[job_type] = Rate(calls, per, zone)
 
     # ------------------------------------------------------------------ life
-    def start(self, loop: asyncio.AbstractEventLoop | None = None) -> "LocalJobs":
+    def start(self, loop: asyncio.AbstractEventLoop | None = None) -> LocalJobs:
         """Begin running jobs on ``loop`` (the running loop by default); runs cut
         short by the last stop are attempts that failed and go back to the queue."""
         self._loop = loop or asyncio.get_running_loop()
@@ -105,16 +110,38 @@ class LocalJobs:
             self._db.close()
 
     # ------------------------------------------------------------------ the API
-    def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
-               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
-               max_seconds: float | None = None, trust: str = "deployer", owner: str | None = None,
-               policy: dict[str, Any] | None = None, idempotency_key: str | None = None) -> int:
+    def submit(
+        self,
+        script: str,
+        *,
+        types: Iterable[str],
+        vars: dict[str, Any] | None = None,
+        priority: int = 0,
+        not_before: float = 0.0,
+        max_attempts: int = 3,
+        max_seconds: float | None = None,
+        trust: str = "deployer",
+        owner: str | None = None,
+        policy: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> int:
         """Queue a job; its id. With ``idempotency_key``, a second submission under the
         same key and owner answers the first one's id (keys last ``KEY_KEEP_S``)."""
         key = check_idempotency_key(idempotency_key)
-        job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
-                      max_attempts=max_attempts, max_seconds=max_seconds, max_run_seconds=self.max_run_seconds,
-                      trust=trust, owner=owner, policy=policy)
+        job = new_job(
+            0,
+            script,
+            types=types,
+            vars=vars,
+            priority=priority,
+            not_before=not_before,
+            max_attempts=max_attempts,
+            max_seconds=max_seconds,
+            max_run_seconds=self.max_run_seconds,
+            trust=trust,
+            owner=owner,
+            policy=policy,
+        )
         digest = key_digest(owner, key) if key is not None else None
         # one transaction: other gateway processes never see a row without its record,
         # and the queue's bound holds across them
@@ -127,9 +154,11 @@ class LocalJobs:
             (queued,) = self._db.execute("select count(*) from jobs where state = ?", (QUEUED,)).fetchone()
             if queued >= self.max_queue:
                 raise QueueFull(f"the queue holds {queued} jobs, its limit", retry_after=1.0)
-            cursor = self._db.execute("insert into jobs (state, priority, due, record) values (?, ?, ?, '{}')",
-                                      (QUEUED, job.priority, max(job.submitted, job.not_before)))
-            job.id = cursor.lastrowid
+            cursor = self._db.execute(
+                "insert into jobs (state, priority, due, record) values (?, ?, ?, '{}')",
+                (QUEUED, job.priority, max(job.submitted, job.not_before)),
+            )
+            job.id = cast(int, cursor.lastrowid)  # an insert's row: never None
             self._save(job)
             if digest is not None:
                 self._db.execute("insert into idempotency_keys values (?, ?, ?)", (digest, job.id, time.time()))
@@ -150,7 +179,7 @@ class LocalJobs:
             raise JobNotFound(f"no job {job_id}")
         return jobs[0]
 
-    def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> list[Job]:
+    def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> builtins.list[Job]:
         """Jobs newest first; ``owner``: only those the key of that name submitted."""
         if state is not None and state not in STATES:
             raise JobError(f"unknown state '{state}'; one of {', '.join(STATES)}")
@@ -158,7 +187,7 @@ class LocalJobs:
         with self._lock:
             return self._select(f"{clause} order by id desc limit ?", (*params, limit))
 
-    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> list[Job]:
+    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> builtins.list[Job]:
         deadline = None if timeout is None else time.monotonic() + timeout
         out = []
         with self._changed:
@@ -191,8 +220,10 @@ class LocalJobs:
                 self._db.execute("delete from limits where type = ?", (job_type,))
             else:
                 check_limit(limit)
-                self._db.execute("insert into limits values (?, ?) on conflict(type) do update set value = ?",
-                                 (job_type, limit, limit))
+                self._db.execute(
+                    "insert into limits values (?, ?) on conflict(type) do update set value = ?",
+                    (job_type, limit, limit),
+                )
         self._kick()
 
     def set_rate(self, job_type: str, rate: Rate | None) -> None:
@@ -202,9 +233,12 @@ class LocalJobs:
                 self._db.execute("delete from rates where type = ?", (job_type,))
                 self.tokens.rates.pop(job_type, None)
             else:
-                self._db.execute("insert into rates (type, calls, per, time_zone) values (?, ?, ?, ?) "
-                                 "on conflict(type) do update set calls = excluded.calls, per = excluded.per, "
-                                 "time_zone = excluded.time_zone", (job_type, rate.calls, rate.per, rate.time_zone))
+                self._db.execute(
+                    "insert into rates (type, calls, per, time_zone) values (?, ?, ?, ?) "
+                    "on conflict(type) do update set calls = excluded.calls, per = excluded.per, "
+                    "time_zone = excluded.time_zone",
+                    (job_type, rate.calls, rate.per, rate.time_zone),
+                )
                 self.tokens.rates[job_type] = rate
 
     def rates(self) -> dict[str, Rate]:
@@ -225,7 +259,7 @@ class LocalJobs:
     def master(self) -> str | None:
         return WORKER_NAME if self._loop is not None else None
 
-    def running_runs(self) -> list[tuple[str, int, int]]:
+    def running_runs(self) -> builtins.list[tuple[str, int, int]]:
         with self._lock:
             return [(t, job.id, job.run) for job in self._select("where state = ?", (RUNNING,)) for t in job.types]
 
@@ -254,7 +288,7 @@ class LocalJobs:
                 job.run += 1
                 job.state, job.started = RUNNING, time.time()
                 job.attempts.append(Attempt(run=job.run, worker=WORKER_NAME, started=job.started))
-                self._save(job)                    # the slot is written down before the run starts
+                self._save(job)  # the slot is written down before the run starts
                 self._in_use.update(job.types)
                 self._tasks[job.id] = self._loop.create_task(self._run(job))
             self._arm_timer(now)
@@ -284,19 +318,20 @@ class LocalJobs:
         cancelled = False
         script_started = time.time()
         script = self._scripts[job.id] = asyncio.ensure_future(
-            run_with_deadline(self.runner, job, self.max_run_seconds))
-        if self.get(job.id).cancel_requested:       # asked for before the run got going
+            run_with_deadline(cast(JobRunner, self.runner), job, self.max_run_seconds)
+        )  # set: _schedule starts none without
+        if self.get(job.id).cancel_requested:  # asked for before the run got going
             script.cancel()
         try:
             result = await script
         except asyncio.CancelledError:
-            if self._loop is None:          # stopping: leave it running on record, re-run after restart
+            if self._loop is None:  # stopping: leave it running on record, re-run after restart
                 self._in_use.subtract(job.types)
                 self._tasks.pop(job.id, None)
                 self._scripts.pop(job.id, None)
                 raise
             cancelled, error = True, "cancelled while running"
-        except Exception as e:  # the job's failure, recorded on its attempt
+        except Exception as e:  # noqa: BLE001 — the job's failure, recorded on its attempt
             error = attempt_error(e)
         timing = (script_started, time.time())
         try:
@@ -309,23 +344,27 @@ class LocalJobs:
                 failed = attempt_error(RecordError(f"the outcome could not be recorded: {failure}"))
                 self._record(job.id, None, failed, cancelled, timing)
         except Exception:
-            log.exception("job %s run %s: its failure could not be recorded either; it runs again after "
-                          "a restart", job.id, job.run)
+            log.exception(
+                "job %s run %s: its failure could not be recorded either; it runs again after a restart",
+                job.id,
+                job.run,
+            )
         finally:
             self._in_use.subtract(job.types)
             self._tasks.pop(job.id, None)
             self._scripts.pop(job.id, None)
         self._schedule()
 
-    def _record(self, job_id: int, result: Any, error: str | None, cancelled: bool,
-                timing: tuple[float, float]) -> None:
+    def _record(
+        self, job_id: int, result: Any, error: str | None, cancelled: bool, timing: tuple[float, float]
+    ) -> None:
         """The outcome of a run, in the transaction that ends it."""
         with self._transaction():
             current = self.get(job_id)
             if current.cancel_requested and error is None:
                 cancelled, error = True, "cancelled while running"
             if error is None:
-                error = oversized_result(result)      # as the ZooKeeper backend must: same jobs, same outcome
+                error = oversized_result(result)  # as the ZooKeeper backend must: same jobs, same outcome
             current.attempts[-1].script_started, current.attempts[-1].script_ended = timing
             finish_attempt(current, error, cancelled=cancelled)
             if error is None:
@@ -338,30 +377,3 @@ class LocalJobs:
         script = self._scripts.get(job_id)
         if script is not None:
             script.cancel()
-
-    # ------------------------------------------------------------------ storage
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        """A read and the writes that depend on it, as one: ``begin immediate`` takes
-        SQLite's write lock at once, so another gateway process cannot write in between
-        (a cancel that read "running" must not overwrite the run's own "done")."""
-        with self._lock:
-            self._db.execute("begin immediate")
-            try:
-                yield
-                self._db.execute("commit")
-            except BaseException:
-                self._db.execute("rollback")
-                raise
-
-    def _select(self, where: str, params: tuple) -> list[Job]:
-        rows = self._db.execute(f"select record from jobs {where}", params).fetchall()
-        return [Job.from_dict(json.loads(record)) for (record,) in rows]
-
-    def _save(self, job: Job) -> None:
-        # ASCII-only JSON: any Unicode a record holds (a lone surrogate too) is stored as an escape,
-        # where SQLite's UTF-8 would refuse it and fail the transaction
-        self._db.execute("update jobs set state = ?, priority = ?, record = ? where id = ?",
-                         (job.state, job.priority, json.dumps(job.to_dict(), ensure_ascii=True), job.id))
-        if job.final:
-            self._changed.notify_all()

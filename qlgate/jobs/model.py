@@ -8,33 +8,40 @@ import json
 import math
 import re
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import QlError
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 STATES = (QUEUED, RUNNING, DONE, FAILED, CANCELLED)
 FINAL = frozenset({DONE, FAILED, CANCELLED})
-MAX_PRIORITY = 999          # priorities run from -999 to 999; higher runs first
+MAX_PRIORITY = 999  # priorities run from -999 to 999; higher runs first
 # a job's record goes into ZooKeeper several times per transaction (the job, its queue entry or
 # its hand-over), and ZooKeeper takes requests up to 1 MB: the script and its variables, its
 # result and the error of each attempt are kept well below that
 MAX_JOB_BYTES = 100_000
-MAX_RESULT_BYTES = 250_000            # a result kept in its job's record (no database beside ZooKeeper)
-MAX_STORED_RESULT_BYTES = 64 * 1024 * 1024   # config jobs.maxResultBytes: one written to the database
+MAX_RESULT_BYTES = 250_000  # a result kept in its job's record (no database beside ZooKeeper)
+MAX_STORED_RESULT_BYTES = 64 * 1024 * 1024  # config jobs.maxResultBytes: one written to the database
 MAX_ERROR_CHARS = 4_000
 # what a submission may ask for: bounded, so that no job (nor a typo) can hold a slot, a queue
 # entry or a retry loop for ever
 MAX_ATTEMPTS = 20
 MAX_TYPES = 16
-MAX_DELAY_S = 366 * 86400      # not_before at most this far ahead
-MAX_RUN_SECONDS = 3600.0       # a run's deadline unless config jobs.maxRunSeconds says otherwise
-MAX_LIMIT = 1_000_000          # a type's limit of runs at once
-MAX_JOB_ID = 2 ** 63 - 1       # ids are SQLite integers
+MAX_DELAY_S = 366 * 86400  # not_before at most this far ahead
+MAX_RUN_SECONDS = 3600.0  # a run's deadline unless config jobs.maxRunSeconds says otherwise
+MAX_LIMIT = 1_000_000  # a type's limit of runs at once
+MAX_JOB_ID = 2**63 - 1  # ids are SQLite integers
 
 
-class JobError(Exception):
-    """A job request that cannot be honoured; ``status`` is its HTTP status."""
+class JobError(QlError):
+    """A job request that cannot be honoured; ``status`` is its HTTP status (400
+    unless a subclass says otherwise). A ``QlError``, so that one ``except
+    QlError`` answers a job's errors like any other; code that answers job
+    requests catches it (or its subclasses) first, for their statuses."""
+
     status = 400
 
 
@@ -42,32 +49,51 @@ class JobNotFound(JobError):
     status = 404
 
 
-class RecordError(Exception):
+class RecordError(QlError):
     """A run's outcome that could not be written down (say, a result JSON cannot encode):
     the attempt fails with this instead, so its slot is freed and the job moves on."""
 
+    status = 500
 
-class JobTimeout(Exception):
+
+class JobTimeout(QlError):
     """A run past its deadline (the job's max_seconds, at most jobs.maxRunSeconds)."""
+
+    status = 504
 
 
 class QueueFull(JobError):
-    """Backpressure: the queue holds as many jobs as it may; retry after ``retry_after`` seconds."""
+    """Backpressure: the queue holds as many jobs as it may; retry after ``retry_after`` seconds
+    (also in ``details``, where the gateway's error answer finds it for ``Retry-After``)."""
+
     status = 429
 
     def __init__(self, message: str, retry_after: float = 1.0):
-        super().__init__(message)
+        super().__init__(message, retry_after=retry_after)
         self.retry_after = retry_after
+
+
+_TYPE = re.compile(r"[A-Za-z0-9_.:-]{1,200}\Z")
+
+
+def check_type(job_type: str) -> str:
+    """A job type as it may be named: it becomes a ZooKeeper node name and a queue
+    key's suffix, so no ``/``, no ``+`` nor ``~`` (``queue_key`` joins types with
+    them), and neither ``.`` nor ``..``. Here rather than in ``types.py``, which
+    compiles scripts: checking a name needs no engine."""
+    if not _TYPE.match(job_type) or job_type in (".", ".."):
+        raise JobError(f"'{job_type}' is not a job type: letters, digits and . _ : - only")
+    return job_type
 
 
 @dataclass
 class Attempt:
     run: int
     worker: str
-    started: float                    # let through the gate
-    ended: float | None = None        # outcome recorded, slots freed
+    started: float  # let through the gate
+    ended: float | None = None  # outcome recorded, slots freed
     error: str | None = None
-    script_started: float | None = None   # the script itself, on the worker: the rest is bookkeeping
+    script_started: float | None = None  # the script itself, on the worker: the rest is bookkeeping
     script_ended: float | None = None
 
 
@@ -78,10 +104,10 @@ class Job:
     types: list[str]
     vars: dict[str, Any] = field(default_factory=dict)
     priority: int = 0
-    not_before: float = 0.0          # epoch seconds; 0 = at once
+    not_before: float = 0.0  # epoch seconds; 0 = at once
     max_attempts: int = 3
     state: str = QUEUED
-    run: int = 0                     # id of the current or last run; a new one per attempt
+    run: int = 0  # id of the current or last run; a new one per attempt
     attempts: list[Attempt] = field(default_factory=list)
     submitted: float = field(default_factory=time.time)
     started: float | None = None
@@ -93,7 +119,7 @@ class Job:
     # caller's script and runs under the ad-hoc policy on every worker; owner is the API key's name
     trust: str = "deployer"
     owner: str | None = None
-    policy: dict[str, Any] | None = None   # a caller's job: the ad-hoc policy it was submitted under
+    policy: dict[str, Any] | None = None  # a caller's job: the ad-hoc policy it was submitted under
     max_seconds: float | None = None  # the run's deadline; None: the backend's jobs.maxRunSeconds
     # the size of a result the worker wrote to the cluster's database (archive.put_result) rather
     # than into the record; None: the result, if any, is in the record
@@ -113,13 +139,14 @@ class Job:
         return record
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Job":
+    def from_dict(cls, data: dict[str, Any]) -> Job:
         """A record as stored; fields a newer qlgate added are left aside, so processes
         of two releases can share a cluster while it is upgraded."""
         known = _JOB_FIELDS
         data = {k: v for k, v in data.items() if k in known}
-        data["attempts"] = [Attempt(**{k: v for k, v in a.items() if k in _ATTEMPT_FIELDS})
-                            for a in data.get("attempts", [])]
+        data["attempts"] = [
+            Attempt(**{k: v for k, v in a.items() if k in _ATTEMPT_FIELDS}) for a in data.get("attempts", [])
+        ]
         return cls(**data)
 
 
@@ -127,16 +154,26 @@ _JOB_FIELDS = frozenset(Job.__dataclass_fields__)
 _ATTEMPT_FIELDS = frozenset(Attempt.__dataclass_fields__)
 
 
-def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
-            priority: int = 0, not_before: float = 0.0, max_attempts: int = 3, max_seconds: float | None = None,
-            max_run_seconds: float = MAX_RUN_SECONDS, trust: str = "deployer", owner: str | None = None,
-            policy: dict[str, Any] | None = None) -> Job:
+def new_job(
+    job_id: int,
+    script: str,
+    *,
+    types: Iterable[str],
+    vars: dict[str, Any] | None = None,
+    priority: int = 0,
+    not_before: float = 0.0,
+    max_attempts: int = 3,
+    max_seconds: float | None = None,
+    max_run_seconds: float = MAX_RUN_SECONDS,
+    trust: str = "deployer",
+    owner: str | None = None,
+    policy: dict[str, Any] | None = None,
+) -> Job:
     """A job as submitted, every field checked (both backends take jobs through here).
     ``trust``: ``"caller"`` for a script that came over HTTP (it runs under the ad-hoc
     policy on every worker), ``"deployer"`` for one an operator submitted to the
     cluster directly; ``owner``: the name of the API key that submitted it; ``policy``:
     the ad-hoc policy of the gateway that took a caller's job (``Trust.to_record``)."""
-    from .types import check_type
     if not isinstance(script, str) or not script.strip():
         raise JobError("the script is empty")
     types = sorted({check_type(t) for t in types})
@@ -147,8 +184,10 @@ def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, A
     if not _whole(max_attempts) or not 1 <= max_attempts <= MAX_ATTEMPTS:
         raise JobError(f"max attempts must be a whole number from 1 to {MAX_ATTEMPTS}, not {max_attempts!r}")
     if max_seconds is not None and (not _finite(max_seconds) or not 0 < max_seconds <= max_run_seconds):
-        raise JobError(f"max_seconds must be a number of seconds above 0 and at most {max_run_seconds:g} "
-                       f"(jobs.maxRunSeconds), not {max_seconds!r}")
+        raise JobError(
+            f"max_seconds must be a number of seconds above 0 and at most {max_run_seconds:g} "
+            f"(jobs.maxRunSeconds), not {max_seconds!r}"
+        )
     if vars is not None and not isinstance(vars, dict):
         raise JobError("vars must be an object of script variables")
     try:
@@ -167,9 +206,19 @@ def new_job(job_id: int, script: str, *, types: Iterable[str], vars: dict[str, A
         raise JobError(f"trust must be 'deployer' or 'caller', not {trust!r}")
     if owner is not None and (not isinstance(owner, str) or not 0 < len(owner) <= 200):
         raise JobError("owner must be a key name")
-    return Job(id=job_id, script=script, types=types, vars=dict(vars or {}), priority=check_priority(priority),
-               not_before=not_before, max_attempts=max_attempts, max_seconds=max_seconds, trust=trust, owner=owner,
-               policy=policy if isinstance(policy, dict) else None)
+    return Job(
+        id=job_id,
+        script=script,
+        types=types,
+        vars=dict(vars or {}),
+        priority=check_priority(priority),
+        not_before=not_before,
+        max_attempts=max_attempts,
+        max_seconds=max_seconds,
+        trust=trust,
+        owner=owner,
+        policy=policy if isinstance(policy, dict) else None,
+    )
 
 
 def parse_time(text: str | None, now: float | None = None) -> float:
@@ -189,7 +238,7 @@ def parse_time(text: str | None, now: float | None = None) -> float:
     except ValueError:
         raise JobError(f"{text!r} is not a time: expected an ISO time, epoch seconds or +30s/+5m/+2h") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
     return moment.timestamp()
 
 
@@ -202,7 +251,7 @@ def _finite(value: Any) -> bool:
     return _whole(value) or (isinstance(value, float) and math.isfinite(value))
 
 
-KEY_KEEP_S = 86400.0          # how long an idempotency key keeps naming its job
+KEY_KEEP_S = 86400.0  # how long an idempotency key keeps naming its job
 
 
 def check_idempotency_key(key: Any) -> str | None:
@@ -276,7 +325,7 @@ def type_of_table(table_name: str) -> str:
 def attempt_error(error: BaseException) -> str:
     """What a failed attempt records: the error, cut short if it is long."""
     text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "…"
+    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
 
 
 def oversized_result(result: Any, limit: int = MAX_RESULT_BYTES) -> str | None:
@@ -286,8 +335,10 @@ def oversized_result(result: Any, limit: int = MAX_RESULT_BYTES) -> str | None:
 
 
 def too_large(size: int, limit: int) -> str:
-    return (f"ResultTooLarge: the result takes {size:,} bytes; a job keeps at most {limit:,} "
-            "(jobs.maxResultBytes; return less, or have the script write it elsewhere)")
+    return (
+        f"ResultTooLarge: the result takes {size:,} bytes; a job keeps at most {limit:,} "
+        "(jobs.maxResultBytes; return less, or have the script write it elsewhere)"
+    )
 
 
 def encode_result(result: Any) -> bytes:

@@ -27,7 +27,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -38,8 +37,10 @@ from urllib.parse import quote
 import psycopg
 from psycopg import sql
 
+from ..ports import free_port
+
 SUPERUSER = "postgres"
-SERVICE_USER = "postgres"      # the system user the server runs as when we are root
+SERVICE_USER = "postgres"  # the system user the server runs as when we are root
 INSTALL_HINT = "install the Debian package postgresql (.ci/install-system-packages)"
 
 # settings for a throwaway server: durability traded for speed (a crash loses the data, which a
@@ -62,6 +63,7 @@ class PostgresUnavailable(RuntimeError):
 def find_bindir() -> Path:
     """Where ``initdb`` and ``postgres`` are: Debian's newest ``/usr/lib/postgresql/N/bin``,
     else what ``pg_config --bindir`` says (a source build, another distribution)."""
+
     def complete(path: Path) -> bool:
         return (path / "postgres").is_file() and (path / "initdb").is_file()
 
@@ -74,19 +76,14 @@ def find_bindir() -> Path:
     pg_config = shutil.which("pg_config")
     if pg_config:
         try:
-            out = subprocess.run([pg_config, "--bindir"], capture_output=True, text=True, timeout=10,
-                                 check=False).stdout.strip()
+            out = subprocess.run(
+                [pg_config, "--bindir"], capture_output=True, text=True, timeout=10, check=False
+            ).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             out = ""
         if out and complete(Path(out)):
             return Path(out)
     raise PostgresUnavailable(f"no PostgreSQL server binaries (initdb, postgres) found: {INSTALL_HINT}")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _service_account() -> pwd.struct_passwd | None:
@@ -97,19 +94,20 @@ def _service_account() -> pwd.struct_passwd | None:
     try:
         return pwd.getpwnam(SERVICE_USER)
     except KeyError:
-        raise PostgresUnavailable(f"PostgreSQL does not run as root and there is no '{SERVICE_USER}' "
-                                  f"system user to run it as: {INSTALL_HINT}") from None
+        raise PostgresUnavailable(
+            f"PostgreSQL does not run as root and there is no '{SERVICE_USER}' system user to run it as: {INSTALL_HINT}"
+        ) from None
 
 
 class LocalPostgres:
     def __init__(self, *, port: int = 0, data_dir: str | Path | None = None, bindir: str | Path | None = None):
         self.bindir = Path(bindir) if bindir else find_bindir()
-        self.port = port or _free_port()
+        self.port = port or free_port()
         self._account = _service_account()
         self._owns_dir = data_dir is None
         self.dir = Path(data_dir or tempfile.mkdtemp(prefix="qlgate-pg-"))
         self.dir.mkdir(parents=True, exist_ok=True)
-        (self.dir / "run").mkdir(exist_ok=True)            # the Unix socket: never /var/run/postgresql
+        (self.dir / "run").mkdir(exist_ok=True)  # the Unix socket: never /var/run/postgresql
         password_file = self.dir / "password"
         if not password_file.exists():
             with os.fdopen(os.open(password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
@@ -126,7 +124,9 @@ class LocalPostgres:
         return self.dir / "data"
 
     def url(self, dbname: str = "postgres") -> str:
-        return f"postgresql://{SUPERUSER}:{quote(self.password, safe='')}@127.0.0.1:{self.port}/{quote(dbname, safe='')}"
+        return (
+            f"postgresql://{SUPERUSER}:{quote(self.password, safe='')}@127.0.0.1:{self.port}/{quote(dbname, safe='')}"
+        )
 
     def _as_server_user(self) -> dict[str, Any]:
         """Popen arguments that run a program as the server's account (no shell, no runuser)."""
@@ -134,21 +134,43 @@ class LocalPostgres:
         if self._account is None:
             return {"env": env}
         env |= {"HOME": str(self.dir), "USER": SERVICE_USER, "LOGNAME": SERVICE_USER}
-        return {"env": env, "user": self._account.pw_uid, "group": self._account.pw_gid,
-                "extra_groups": [], "cwd": self.dir}
+        return {
+            "env": env,
+            "user": self._account.pw_uid,
+            "group": self._account.pw_gid,
+            "extra_groups": [],
+            "cwd": self.dir,
+        }
 
     def _initdb(self) -> None:
         with open(self.dir / "initdb.log", "ab") as log:
             done = subprocess.run(
-                [str(self.bindir / "initdb"), "-D", str(self.data), "-U", SUPERUSER,
-                 f"--pwfile={self.dir / 'password'}", "--auth-host=scram-sha-256", "--auth-local=trust",
-                 "-E", "UTF8", "--locale=C", "--no-sync"],
-                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, umask=0o077,
-                timeout=120, check=False, **self._as_server_user())
+                [
+                    str(self.bindir / "initdb"),
+                    "-D",
+                    str(self.data),
+                    "-U",
+                    SUPERUSER,
+                    f"--pwfile={self.dir / 'password'}",
+                    "--auth-host=scram-sha-256",
+                    "--auth-local=trust",
+                    "-E",
+                    "UTF8",
+                    "--locale=C",
+                    "--no-sync",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                umask=0o077,
+                timeout=120,
+                check=False,
+                **self._as_server_user(),
+            )
         if done.returncode != 0:
             raise PostgresUnavailable(f"initdb failed (exit {done.returncode}); see {self.dir}/initdb.log")
 
-    def start(self, timeout: float = 30) -> "LocalPostgres":
+    def start(self, timeout: float = 30) -> LocalPostgres:
         if self.running:
             return self
         if not (self.data / "PG_VERSION").exists():
@@ -157,9 +179,16 @@ class LocalPostgres:
         command = [str(self.bindir / "postgres"), "-D", str(self.data)]
         for name, value in settings.items():
             command += ["-c", f"{name}={value}"]
-        with open(self.dir / "server.log", "ab") as log:         # appended: a restart's log tells the whole story
-            self._proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                          start_new_session=True, umask=0o077, **self._as_server_user())
+        with open(self.dir / "server.log", "ab") as log:  # appended: a restart's log tells the whole story
+            self._proc = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                umask=0o077,
+                **self._as_server_user(),
+            )
         deadline = time.monotonic() + timeout
         while not self._answers():
             if self._proc.poll() is not None or time.monotonic() > deadline:
@@ -201,7 +230,7 @@ class LocalPostgres:
                 return
             except subprocess.TimeoutExpired:
                 continue
-        os.killpg(proc.pid, signal.SIGKILL)     # the server and its backends: their own session
+        os.killpg(proc.pid, signal.SIGKILL)  # the server and its backends: their own session
         proc.wait(5)
 
     def close(self) -> None:
@@ -213,7 +242,7 @@ class LocalPostgres:
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
-    def __enter__(self) -> "LocalPostgres":
+    def __enter__(self) -> LocalPostgres:
         try:
             return self.start()
         except BaseException:

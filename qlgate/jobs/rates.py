@@ -52,108 +52,22 @@ from __future__ import annotations
 import asyncio
 import bisect
 import logging
-import re
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone, tzinfo
-from typing import Callable, Protocol
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import Protocol
 
-from .model import JobError, type_of_table
+from .model import type_of_table
+from .rates_model import MAX_CALLS, PERIODS, Rate, day_before, time_zone
 from .slots import GRACE_NS, SECOND_NS, Slots, lease_size, reserve, spacing_ns
 
+# the rate itself (a value, parsed from configs and HTTP bodies) lives in rates_model.py;
+# importers of Rate and day_before from here keep working
+__all__ = ["MAX_CALLS", "PERIODS", "CallGate", "MemoryTokens", "Rate", "TokenStore", "day_before", "time_zone"]
+
 log = logging.getLogger("qlgate.jobs.rates")
-PERIODS = ("second", "day")
-MAX_CALLS = 1_000_000_000      # a window's budget (stored as a SQLite integer and in ZooKeeper)
-_ZONE_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]{0,29}(/[A-Za-z0-9_+\-]{1,30}){0,2}")
-_NOT_ZONES = {"localtime", "posixrules"}   # files of the host's tz database that name no calendar
-
-
-def time_zone(name: object) -> tzinfo:
-    """An IANA time zone by name, or JobError saying why not."""
-    if name == "UTC":
-        return timezone.utc                  # needs no tz database
-    if not isinstance(name, str) or not _ZONE_TEXT.fullmatch(name) or name in _NOT_ZONES:
-        raise JobError(f"a rate's time zone is an IANA name such as America/Los_Angeles, not {str(name)[:100]!r}")
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise JobError(f"unknown time zone {name!r} (IANA names such as America/Los_Angeles or UTC)") from None
-
-
-def day_before(window: str) -> str:
-    """The date before a daily window's (ISO dates, as ``Rate.window`` gives them)."""
-    return (date.fromisoformat(window) - timedelta(days=1)).isoformat()
-
-
-@dataclass(frozen=True)
-class Rate:
-    calls: int
-    per: str                     # "second" | "day"
-    time_zone: str = "UTC"       # whose calendar days a daily quota counts
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.per, str) or self.per not in PERIODS:
-            raise JobError(f"a rate is per second or per day, not per {self.per!r}")
-        if (not isinstance(self.calls, int) or isinstance(self.calls, bool)
-                or not 0 <= self.calls <= MAX_CALLS):
-            raise JobError(f"a rate is a whole number of calls from 0 to {MAX_CALLS:,}, not {self.calls!r}")
-        if self.per == "second" and self.time_zone != "UTC":
-            raise JobError("only a daily quota has a time zone: a second is the same everywhere")
-        time_zone(self.time_zone)
-
-    @property
-    def zone(self) -> tzinfo:
-        return time_zone(self.time_zone)
-
-    def window(self, now: float) -> str:
-        """The day ``now`` falls in, as the partner's calendar has it (ISO date)."""
-        return datetime.fromtimestamp(now, self._day_zone()).date().isoformat()
-
-    def window_end(self, now: float) -> float:
-        """The next midnight of the partner's calendar: 23 or 25 hours after the last one
-        on the days daylight saving time begins or ends."""
-        zone = self._day_zone()
-        tomorrow = datetime.fromtimestamp(now, zone).date() + timedelta(days=1)
-        return datetime(tomorrow.year, tomorrow.month, tomorrow.day, tzinfo=zone).timestamp()
-
-    def _day_zone(self) -> tzinfo:
-        if self.per != "day":
-            raise ValueError("a per-second rate has no windows: its calls are spaced (see slots.py)")
-        return self.zone
-
-    def to_dict(self) -> dict:
-        if self.per == "day":
-            return {"calls": self.calls, "per": self.per, "timeZone": self.time_zone}
-        return {"calls": self.calls, "per": self.per}
-
-    def __str__(self) -> str:
-        text = f"{self.calls}/{self.per}"
-        return text if self.per == "second" or self.time_zone == "UTC" else f"{text}@{self.time_zone}"
-
-    @classmethod
-    def from_json(cls, value) -> "Rate | None":
-        """A rate as HTTP bodies give it: ``"20/s"``, ``"5000/day@America/Los_Angeles"``,
-        ``{"calls": 5000, "per": "day", "timeZone": "America/Los_Angeles"}``, or null (none)."""
-        if value is None:
-            return None
-        if isinstance(value, dict):
-            zone = value.get("timeZone")
-            return cls(value.get("calls"), value.get("per", "second"), "UTC" if zone is None else zone)
-        return cls.parse(str(value))
-
-    @classmethod
-    def parse(cls, text: str) -> "Rate":
-        """``20/s``, ``20/second``, ``5000/day``, ``5000/day@America/Los_Angeles``."""
-        calls, _, rest = text.partition("/")
-        per, at, zone = rest.partition("@")
-        per = {"s": "second", "sec": "second", "d": "day"}.get(per.strip(), per.strip())
-        if not re.fullmatch(r"[0-9]{1,30}", calls.strip()) or (at and not zone.strip()):
-            # digits only: no "1_000", no 5,000-digit text
-            raise JobError(f"a rate looks like 20/s, 5000/day or 5000/day@America/Los_Angeles, not {text[:100]!r}")
-        return cls(int(calls), per, zone.strip() if at else "UTC")
 
 
 class TokenStore(Protocol):
@@ -175,16 +89,16 @@ class TokenStore(Protocol):
         """Hand back slots ``first_unspent`` … of a lease, if no one has leased after it."""
 
 
-RECHECK_S = 1.0              # a caller with no token in sight looks again this often: the rate may change
-SETTLE_S = 0.05              # slots leased unspendable: try again after this, twice as long each time, to RECHECK_S
-AHEAD_NS = SECOND_NS // 2    # a process reserves no slot further ahead: the others queue behind it, not it alone
-SLOT_SHARE = 0.1             # a per-second lease also covers this share of the last second's calls …
-DAY_SHARE = 1.0              # … a daily one this share (its tokens do not expire until midnight)
+RECHECK_S = 1.0  # a caller with no token in sight looks again this often: the rate may change
+SETTLE_S = 0.05  # slots leased unspendable: try again after this, twice as long each time, to RECHECK_S
+AHEAD_NS = SECOND_NS // 2  # a process reserves no slot further ahead: the others queue behind it, not it alone
+SLOT_SHARE = 0.1  # a per-second lease also covers this share of the last second's calls …
+DAY_SHARE = 1.0  # … a daily one this share (its tokens do not expire until midnight)
 
 
 @dataclass(frozen=True)
 class _Held:
-    opens: int                   # this process's monotonic ns
+    opens: int  # this process's monotonic ns
     closes: int
     slots: Slots
     index: int
@@ -199,15 +113,15 @@ class CallGate:
 
     def __init__(self, store: TokenStore, *, clock: Callable[[], float] = time.time):
         self.store = store
-        self.clock = clock           # wall clock: which calendar day it is (slots use time.monotonic_ns)
+        self.clock = clock  # wall clock: which calendar day it is (slots use time.monotonic_ns)
         self._lock = threading.Lock()
-        self._days: dict[tuple[str, str], int] = {}      # (type, day) → tokens in hand
-        self._slots: dict[str, list[_Held]] = {}         # type → slots in hand, earliest first
-        self._reserved: dict[str, int] = {}              # type → the latest slot in hand or taken
-        self._waiting: Counter[str] = Counter()          # type → callers with no token yet
-        self._recent: dict[str, deque[int]] = {}         # type → when its calls of the last second went
-        self._leasing: dict[str, asyncio.Future] = {}    # type → the lease being taken for it
-        self._unusable: dict[str, int] = {}              # type → leases in a row that could not be spent
+        self._days: dict[tuple[str, str], int] = {}  # (type, day) → tokens in hand
+        self._slots: dict[str, list[_Held]] = {}  # type → slots in hand, earliest first
+        self._reserved: dict[str, int] = {}  # type → the latest slot in hand or taken
+        self._waiting: Counter[str] = Counter()  # type → callers with no token yet
+        self._recent: dict[str, deque[int]] = {}  # type → when its calls of the last second went
+        self._leasing: dict[str, asyncio.Future] = {}  # type → the lease being taken for it
+        self._unusable: dict[str, int] = {}  # type → leases in a row that could not be spent
 
     async def __call__(self, table: str) -> None:
         job_type = type_of_table(table)
@@ -228,7 +142,7 @@ class CallGate:
                         if await self._wait_for(held):
                             self._note(job_type)
                             return
-                        continue         # this loop woke too late: the slot is gone, take another
+                        continue  # this loop woke too late: the slot is gone, take another
                 if not counted:
                     counted = self._count(job_type, +1)
                 await self._replenish(job_type, rate)
@@ -260,7 +174,7 @@ class CallGate:
         if got:
             with self._lock:
                 for key in [k for k in self._days if k[0] == job_type and k[1] != window]:
-                    del self._days[key]            # other days' tokens are worthless
+                    del self._days[key]  # other days' tokens are worthless
                 self._days[(job_type, window)] = self._days.get((job_type, window), 0) + got
             return
         await asyncio.sleep(min(RECHECK_S, max(0.0, rate.window_end(now) - self.clock())) + 0.001)
@@ -271,7 +185,7 @@ class CallGate:
         with self._lock:
             held = self._slots.get(job_type)
             while held and held[0].closes <= now:
-                held.pop(0)                              # expired unspent: its time is gone
+                held.pop(0)  # expired unspent: its time is gone
             return held.pop(0) if held else None
 
     @staticmethod
@@ -287,7 +201,7 @@ class CallGate:
             return
         with self._lock:
             ahead = self._reserved.get(job_type, 0) - time.monotonic_ns() - AHEAD_NS
-        if ahead > 0:                    # enough reserved already: let the rest of the cluster in first
+        if ahead > 0:  # enough reserved already: let the rest of the cluster in first
             await asyncio.sleep(ahead / 1e9)
             return
         count = self._size(job_type, SLOT_SHARE, max(1, AHEAD_NS // spacing_ns(rate.calls)))
@@ -316,9 +230,12 @@ class CallGate:
             log.debug("type %s: unspendable slots could not be given back", job_type, exc_info=True)
         tries = self._unusable[job_type] = self._unusable.get(job_type, 0) + 1
         if tries == 1:
-            log.warning("type %s: call slots cannot be spent here, ZooKeeper's clock is known only to "
-                        "±%.0f ms (slow round trips); calls wait until it is known better",
-                        job_type, (GRACE_NS - slots.spendable) / 2e6)
+            log.warning(
+                "type %s: call slots cannot be spent here, ZooKeeper's clock is known only to "
+                "±%.0f ms (slow round trips); calls wait until it is known better",
+                job_type,
+                (GRACE_NS - slots.spendable) / 2e6,
+            )
         await asyncio.sleep(min(RECHECK_S, SETTLE_S * 2 ** (tries - 1)))
 
     # ------------------------------------------------------------------ leasing, shared
@@ -326,14 +243,15 @@ class CallGate:
         """Take a lease for the callers waiting, or wait for the one being taken."""
         loop = asyncio.get_running_loop()
         with self._lock:
-            pending = self._leasing.get(job_type)
-            mine = pending is None
+            current = self._leasing.get(job_type)
+            mine = current is None
+            pending = loop.create_future() if current is None else current
             if mine:
-                pending = self._leasing[job_type] = loop.create_future()
+                self._leasing[job_type] = pending
         if not mine:
             if pending.get_loop() is loop:
                 await asyncio.shield(pending)
-            else:                        # a caller on another event loop is leasing: look again shortly
+            else:  # a caller on another event loop is leasing: look again shortly
                 await asyncio.sleep(0.005)
             return
         try:
@@ -389,19 +307,19 @@ class CallGate:
                 lease, index = first.get(id(h.slots), (h.slots, h.index))
                 first[id(h.slots)] = (lease, min(index, h.index))
             for lease, index in sorted(first.values(), key=lambda f: -f[0].start):  # latest first: each may
-                self.store.return_slots(job_type, lease, index)                  # make the one before the end
+                self.store.return_slots(job_type, lease, index)  # make the one before the end
 
 
 class MemoryTokens:
     """Token store of the embedded backend (one process)."""
 
-    blocks = False               # a lock held for microseconds: no thread needed
+    blocks = False  # a lock held for microseconds: no thread needed
 
     def __init__(self) -> None:
         self.rates: dict[str, Rate] = {}
-        self._left: dict[tuple[str, str], int] = {}      # (type, day) → what is left of its budget
-        self._calendars: dict[str, str] = {}              # type → the time zone its days are dates of
-        self._next: dict[str, int] = {}          # type → its next free slot (time.monotonic_ns)
+        self._left: dict[tuple[str, str], int] = {}  # (type, day) → what is left of its budget
+        self._calendars: dict[str, str] = {}  # type → the time zone its days are dates of
+        self._next: dict[str, int] = {}  # type → its next free slot (time.monotonic_ns)
         self._lock = threading.Lock()
 
     def rate(self, job_type: str) -> Rate | None:

@@ -3,22 +3,24 @@ API (``/jobs``, ``/limits``), for hosts that cannot reach ZooKeeper."""
 
 from __future__ import annotations
 
+import builtins
 import json
 import time
 import urllib.error
 import urllib.request
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any, cast
 from urllib.parse import quote, urlencode
 
 from .model import Job, JobError, JobNotFound, QueueFull
 from .rates import Rate
-
 
 SUBMIT_TRIES = 4
 
 
 class GatewayUnreachable(JobError):
     """No answer from the gateway (refused, reset, timed out): a keyed submission is sent again."""
+
     status = 503
 
 
@@ -35,11 +37,18 @@ class GatewayJobs:
     def close(self) -> None:
         pass
 
-    def _call(self, method: str, path: str, body: Any = None, timeout: float | None = None,
-              headers: dict[str, str] | None = None) -> Any:
+    def _call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        timeout: float | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Any:
         data = None if body is None else body if isinstance(body, bytes) else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={**self._headers, **(headers or {})})
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method, headers={**self._headers, **(headers or {})}
+        )
         try:
             with urllib.request.urlopen(request, timeout=timeout or self.timeout) as response:
                 return json.loads(response.read() or b"null")
@@ -56,17 +65,33 @@ class GatewayJobs:
             failure.status = error.code
             raise failure from None
         except (urllib.error.URLError, OSError) as error:
-            raise GatewayUnreachable(f"cannot reach the gateway at {self.base}: "
-                                     f"{getattr(error, 'reason', error)}") from None
+            raise GatewayUnreachable(
+                f"cannot reach the gateway at {self.base}: {getattr(error, 'reason', error)}"
+            ) from None
 
-    def submit(self, script: str, *, types: Iterable[str] | None = None, vars: dict[str, Any] | None = None,
-               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
-               max_seconds: float | None = None, idempotency_key: str | None = None) -> int:
+    def submit(
+        self,
+        script: str,
+        *,
+        types: Iterable[str] | None = None,
+        vars: dict[str, Any] | None = None,
+        priority: int = 0,
+        not_before: float = 0.0,
+        max_attempts: int = 3,
+        max_seconds: float | None = None,
+        idempotency_key: str | None = None,
+    ) -> int:
         """With ``idempotency_key`` (``Idempotency-Key``), a submission whose answer was
         lost is sent again, up to ``SUBMIT_TRIES`` times: the gateway answers the job the
         first one made, so a retry never queues a second."""
-        body = {"script": script, "vars": vars or {}, "priority": priority, "not_before": not_before,
-                "max_attempts": max_attempts, "max_seconds": max_seconds}
+        body = {
+            "script": script,
+            "vars": vars or {},
+            "priority": priority,
+            "not_before": not_before,
+            "max_attempts": max_attempts,
+            "max_seconds": max_seconds,
+        }
         if types is not None:
             body["types"] = list(types)
         if idempotency_key is None:
@@ -78,7 +103,7 @@ class GatewayJobs:
             except GatewayUnreachable:
                 if attempt == SUBMIT_TRIES:
                     raise
-                time.sleep(min(2.0, 0.2 * 2 ** attempt))
+                time.sleep(min(2.0, 0.2 * 2**attempt))
         raise AssertionError("unreachable")  # pragma: no cover
 
     def get(self, job_id: int) -> Job:
@@ -87,19 +112,20 @@ class GatewayJobs:
     def load_result(self, job: Job) -> Any:
         return self._call("GET", f"/jobs/{int(job.id)}/result")
 
-    def list(self, state: str | None = None, limit: int = 1000) -> list[Job]:
+    def list(self, state: str | None = None, limit: int = 1000) -> builtins.list[Job]:
         query = urlencode({k: v for k, v in (("state", state), ("limit", limit)) if v is not None})
         return [Job.from_dict({"script": "", **j}) for j in self._call("GET", f"/jobs?{query}")]
 
-    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> list[Job]:
+    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> builtins.list[Job]:
         deadline = None if timeout is None else time.monotonic() + timeout
         out = []
         for job_id in job_ids:
             while True:
                 left = 30.0 if deadline is None else min(30.0, deadline - time.monotonic())
                 asked = time.monotonic()
-                job = Job.from_dict(self._call("GET", f"/jobs/{int(job_id)}?wait={max(left, 0):.3f}",
-                                               timeout=left + 30))
+                job = Job.from_dict(
+                    self._call("GET", f"/jobs/{int(job_id)}?wait={max(left, 0):.3f}", timeout=left + 30)
+                )
                 if job.final:
                     out.append(job)
                     break
@@ -123,4 +149,5 @@ class GatewayJobs:
         self._call("PUT", f"/rates/{quote(job_type, safe='')}", b"null" if rate is None else rate.to_dict())
 
     def rates(self) -> dict[str, Rate]:
-        return {t: Rate.from_json(r) for t, r in self._call("GET", "/rates").items()}   # time zone included
+        # time zone included; the gateway lists set rates only, so none is null
+        return {t: cast(Rate, Rate.from_json(r)) for t, r in self._call("GET", "/rates").items()}

@@ -5,7 +5,8 @@ the job. Failures carry the engine's message with config secrets masked."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ..engine.engine import Engine
 from ..errors import QlError
@@ -23,8 +24,9 @@ def run_seconds(job: Job, max_run_seconds: float = MAX_RUN_SECONDS) -> float:
     return max_run_seconds if job.max_seconds is None else min(job.max_seconds, max_run_seconds)
 
 
-async def run_with_deadline(runner: Callable[[Job], Awaitable[Any]], job: Job,
-                            max_run_seconds: float = MAX_RUN_SECONDS) -> Any:
+async def run_with_deadline(
+    runner: Callable[[Job], Awaitable[Any]], job: Job, max_run_seconds: float = MAX_RUN_SECONDS
+) -> Any:
     """Run ``job`` with ``runner``, cancelled past its deadline (both backends run jobs
     through here): a run that never ends — an upstream dripping a byte at a time, a
     script that loops — would otherwise hold its slots for good."""
@@ -47,12 +49,17 @@ class EngineRunner:
     config only), on whichever worker takes it. Results are masked like the
     gateway's answers."""
 
-    def __init__(self, workspace: Workspace | Engine, gate: Callable[[str], Awaitable[None]] | None = None, *,
-                 call_deadline: float | None = None):
+    def __init__(
+        self,
+        workspace: Workspace | Engine,
+        gate: Callable[[str], Awaitable[None]] | None = None,
+        *,
+        call_deadline: float | None = None,
+    ):
         self.workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
         self.engine = self.workspace.engine
-        self.gate = gate                 # call-rate limits (and a worker's lease), awaited before each call
-        self.call_deadline = call_deadline   # jobs.callTimeout: no call of a run takes longer
+        self.gate = gate  # call-rate limits (and a worker's lease), awaited before each call
+        self.call_deadline = call_deadline  # jobs.callTimeout: no call of a run takes longer
 
     async def __call__(self, job: Job) -> Any:
         engine, secrets = self.engine, self.engine.config.secrets
@@ -60,15 +67,20 @@ class EngineRunner:
             trust = self.workspace.trust(job.trust)
         except ValueError:
             raise JobFailed(f"the job's trust {job.trust!r} is unknown to this worker") from None
-        if trust.is_caller:           # the gateway's policy when it took the job, within this worker's
+        if trust.is_caller:  # the gateway's policy when it took the job, within this worker's
             trust = trust.narrowed(job.policy)
         try:
             if engine.cached(job.script, trust=trust):
                 compiled = engine.compile(job.script, trust=trust)
-            else:   # a long compile must not hold up the other runs on this loop
+            else:  # a long compile must not hold up the other runs on this loop
                 compiled = await asyncio.to_thread(engine.compile, job.script, trust=trust)
-            result = await engine.run_compiled(compiled, context=job.vars, request_id=f"job-{job.id}-{job.run}",
-                                               call_gate=self.gate, call_deadline=self.call_deadline)
+            result = await engine.run_compiled(
+                compiled,
+                context=job.vars,
+                request_id=f"job-{job.id}-{job.run}",
+                call_gate=self.gate,
+                call_deadline=self.call_deadline,
+            )
         except QlError as error:
             raise JobFailed(secrets.mask(str(error))) from None
         return None if result.value is MISSING else secrets.mask_value(result.value)

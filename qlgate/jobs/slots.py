@@ -35,10 +35,10 @@ clocks of the workers' hosts never matter.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
-GRACE_NS = 50_000_000          # g: how long after its time a slot may still be spent
+GRACE_NS = 50_000_000  # g: how long after its time a slot may still be spent
 SECOND_NS = 1_000_000_000
 
 

@@ -1,29 +1,22 @@
 """A job's types: the partner APIs its script calls, named after the tables it
-touches (``ebay.trading.AddToWatchList`` → ``ebay.trading``)."""
+touches (``ebay.trading.AddToWatchList`` → ``ebay.trading``). Deriving them
+compiles the script, so this module needs the engine; checking a type's name
+does not, and lives in ``model`` (re-exported here for older imports)."""
 
 from __future__ import annotations
-
-import re
 
 from ..engine.engine import Compiled, Engine
 from ..errors import QlError
 from ..routes import tables_used
-from ..tables.registry import TableRegistry
 from ..tables.model import Table
+from ..tables.registry import TableRegistry
 from ..trust import Trust, fixed_origin
 from .model import JobError, type_of_table
-
-_TYPE = re.compile(r"[A-Za-z0-9_.:-]{1,200}\Z")
+from .model import check_type as check_type  # re-exported: backends imported it from here
 
 
 class NoTable(JobError):
     """A script that calls no table: its types must be named."""
-
-
-def check_type(job_type: str) -> str:
-    if not _TYPE.match(job_type) or job_type in (".", ".."):
-        raise JobError(f"'{job_type}' is not a job type: letters, digits and . _ : - only")
-    return job_type
 
 
 def job_types(engine: Engine, script: str, *, trust: Trust | None = None) -> list[str]:
@@ -49,7 +42,7 @@ def types_of(compiled: Compiled, tables: TableRegistry) -> list[str]:
             continue
         try:
             table = tables.find(name)
-        except QlError as error:   # an ambiguous suffix
+        except QlError as error:  # an ambiguous suffix
             raise JobError(str(error)) from None
         types.append(type_of_table(table.name if table is not None else name))
     if not types:
@@ -64,8 +57,13 @@ def _types_of_inline(table: Table, tables: TableRegistry) -> list[str]:
     for mapping in table.mappings.values():
         origin = fixed_origin(mapping.uri.raw)
         if origin is None:
-            raise JobError(f"the job's table {table.name} builds its host from values: a job's own table "
-                           "must write out the host it calls")
-        found |= {type_of_table(t.name) for t in tables.tables()
-                  if any(fixed_origin(m.uri.raw) == origin for m in t.mappings.values())}
+            raise JobError(
+                f"the job's table {table.name} builds its host from values: a job's own table "
+                "must write out the host it calls"
+            )
+        found |= {
+            type_of_table(t.name)
+            for t in tables.tables()
+            if any(fixed_origin(m.uri.raw) == origin for m in t.mappings.values())
+        }
     return sorted(found) or [type_of_table(table.name)]

@@ -10,183 +10,73 @@ from __future__ import annotations
 
 import math
 import shutil
-import signal
-import socket
-import subprocess
 import tempfile
 import time
-from contextlib import ExitStack
 from pathlib import Path
 
-ZOOKEEPER_JAR = Path("/usr/share/java/zookeeper.jar")
-ZOOKEEPER_CONF = Path("/etc/zookeeper/conf")   # only for its log4j settings
-# the jar names slf4j's API but no binding: without one the server logs nothing at all, and a
-# peer that will not join a quorum leaves no trace; Debian's log4j binding makes its WARN lines
-# (elections, lost followers, expired sessions' errors) land in server.log
-_LOG_JARS = [Path("/usr/share/java/slf4j-log4j12.jar"), Path("/usr/share/java/log4j-1.2.jar")]
-_CLASSPATH = ":".join(map(str, [ZOOKEEPER_JAR, ZOOKEEPER_CONF, *(j for j in _LOG_JARS if j.exists())]))
-LOOPBACK = "127.0.0.1"
+from .zkserver_process import (
+    LOOPBACK,
+    ZOOKEEPER_CONF,
+    ZOOKEEPER_JAR,
+    ServerProcess,
+    ZooKeeperUnavailable,
+    answers,
+    base_config,
+    four_letter,
+    free_port,
+    free_ports,
+    mode_of,
+    require_installed,
+)
 
-
-class ZooKeeperUnavailable(RuntimeError):
-    """The server is not installed or did not come up."""
-
-
-# ------------------------------------------------------------------ helpers shared by both kinds
-
-def _require_installed() -> None:
-    if not ZOOKEEPER_JAR.exists() or shutil.which("java") is None:
-        raise ZooKeeperUnavailable(f"{ZOOKEEPER_JAR} or java is missing: install the Debian package "
-                                   "'zookeeper' (.ci/install-system-packages)")
-
-
-def _free_ports(count: int) -> list[int]:
-    """``count`` distinct ports free right now: all sockets are held until every port is
-    chosen, so the kernel cannot hand the same one out twice."""
-    with ExitStack() as held:
-        ports = []
-        for _ in range(count):
-            s = held.enter_context(socket.socket())
-            s.bind((LOOPBACK, 0))
-            ports.append(s.getsockname()[1])
-        return ports
-
-
-def _free_port() -> int:
-    return _free_ports(1)[0]
-
-
-def _four_letter(port: int, word: str, timeout: float = 0.5) -> tuple[str, str]:
-    """The server's answer to a four-letter word ("" if none), and the address this question
-    came from (a ``stat`` answer lists it among the clients)."""
-    try:
-        with socket.create_connection((LOOPBACK, port), timeout=timeout) as s:
-            asker = "{}:{}".format(*s.getsockname()[:2])
-            s.sendall(word.encode())
-            answer = b""
-            while chunk := s.recv(4096):
-                answer += chunk
-            return answer.decode("utf-8", "replace"), asker
-    except OSError:
-        return "", ""
-
-
-def _mode(port: int) -> str | None:
-    """``standalone``, ``leader``, ``follower`` (or ``observer``); None while not serving.
-    A server names its ``Mode:`` in ``srvr`` only once it serves sessions (``ruok`` answers
-    ``imok`` earlier, while the database may still be loading, and a peer without a quorum
-    answers it too)."""
-    for line in _four_letter(port, "srvr")[0].splitlines():
-        if line.startswith("Mode:"):
-            return line.partition(":")[2].strip()
-    return None
-
-
-def _answers(port: int) -> bool:
-    return _mode(port) is not None
-
-
-def _base_config(*, data_dir: Path, client_port: int, tick_ms: int, min_session_ms: int,
-                 max_session_ms: int, four_letter_words: str) -> list[str]:
-    return [f"tickTime={tick_ms}", f"dataDir={data_dir}", f"clientPort={client_port}",
-            f"clientPortAddress={LOOPBACK}", "maxClientCnxns=0", "admin.enableServer=false",
-            f"minSessionTimeout={min_session_ms}", f"maxSessionTimeout={max_session_ms}",
-            f"4lw.commands.whitelist={four_letter_words}", "autopurge.purgeInterval=0"]
-
-
-class _ServerProcess:
-    """One JVM running a ZooKeeper main class on a config file, its output in
-    ``<dir>/server.log`` (appended, so a restarted server's log tells the whole story)."""
-
-    def __init__(self, main_class: str, config: Path, *, properties: dict[str, str] | None = None):
-        self.main_class, self.config = main_class, config
-        self.dir = config.parent
-        self.properties = properties or {}
-        self.proc: subprocess.Popen | None = None
-
-    def launch(self) -> None:
-        if self.running:
-            return
-        with open(self.dir / "server.log", "ab") as log:
-            self.proc = subprocess.Popen(
-                # a small server sharing the machine with its clients: the serial collector and the
-                # client compiler alone leave more CPU to them (bench/jobs.py: handoffs ~15% sooner);
-                # with no pool of I/O worker threads the selector thread reads and writes the sockets
-                # itself, one thread hand-off less per request (bench/jobs.py: ZooKeeper's CPU per job
-                # 2.3 → 1.4 ms, release → start p50 ~65 → ~45 ms); quorum peers take the same flag
-                ["java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                 "-Dzookeeper.nio.numWorkerThreads=0",
-                 *(f"-D{name}={value}" for name, value in self.properties.items()),
-                 "-cp", _CLASSPATH, f"-Dzookeeper.log.dir={self.dir}",
-                 "-Dzookeeper.root.logger=WARN,CONSOLE", self.main_class, str(self.config)],
-                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    @property
-    def exited(self) -> bool:
-        """Launched and gone by itself (a bad config, a port taken) — not stopped by us."""
-        return self.proc is not None and self.proc.poll() is not None
-
-    @property
-    def pid(self) -> int | None:
-        return self.proc.pid if self.proc is not None and self.proc.poll() is None else None
-
-    def signal(self, signum: int) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signum)
-
-    def wait(self, timeout: float = 10) -> None:
-        """Wait for the process to end after a signal, killing it if SIGTERM was not enough."""
-        proc, self.proc = self.proc, None
-        if proc is None:
-            return
-        try:
-            proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-
-    def terminate(self) -> None:
-        """Ask the server to shut down; a frozen one (SIGSTOP, by a test) is thawed to hear it."""
-        self.signal(signal.SIGTERM)
-        self.signal(signal.SIGCONT)
-
-    def stop(self, timeout: float = 10) -> None:
-        self.terminate()
-        self.wait(timeout)
-
-    def kill(self) -> None:
-        self.signal(signal.SIGKILL)
-        self.wait(5)
+# the server process and the helpers both kinds share live in zkserver_process.py; these names
+# were importable from here, and stay so
+__all__ = ["LOOPBACK", "ZOOKEEPER_CONF", "ZOOKEEPER_JAR", "LocalEnsemble", "LocalZooKeeper", "ZooKeeperUnavailable"]
 
 
 # ------------------------------------------------------------------ one standalone server
 
+
 class LocalZooKeeper:
-    def __init__(self, *, port: int = 0, data_dir: str | Path | None = None, tick_ms: int = 500,
-                 min_session_ms: int = 1000, max_session_ms: int = 60_000):
-        _require_installed()
-        self.port = port or _free_port()
+    def __init__(
+        self,
+        *,
+        port: int = 0,
+        data_dir: str | Path | None = None,
+        tick_ms: int = 500,
+        min_session_ms: int = 1000,
+        max_session_ms: int = 60_000,
+    ):
+        require_installed()
+        self.port = port or free_port()
         self._owns_dir = data_dir is None
         self.dir = Path(data_dir or tempfile.mkdtemp(prefix="qlgate-zk-"))
         (self.dir / "data").mkdir(parents=True, exist_ok=True)
-        (self.dir / "zoo.cfg").write_text("\n".join([
-            *_base_config(data_dir=self.dir / "data", client_port=self.port, tick_ms=tick_ms,
-                          min_session_ms=min_session_ms, max_session_ms=max_session_ms,
-                          four_letter_words="ruok,srvr,mntr"), ""]))
-        self._server = _ServerProcess("org.apache.zookeeper.server.ZooKeeperServerMain", self.dir / "zoo.cfg")
+        (self.dir / "zoo.cfg").write_text(
+            "\n".join(
+                [
+                    *base_config(
+                        data_dir=self.dir / "data",
+                        client_port=self.port,
+                        tick_ms=tick_ms,
+                        min_session_ms=min_session_ms,
+                        max_session_ms=max_session_ms,
+                        four_letter_words="ruok,srvr,mntr",
+                    ),
+                    "",
+                ]
+            )
+        )
+        self._server = ServerProcess("org.apache.zookeeper.server.ZooKeeperServerMain", self.dir / "zoo.cfg")
 
     @property
     def hosts(self) -> str:
         return f"{LOOPBACK}:{self.port}"
 
-    def start(self, timeout: float = 30) -> "LocalZooKeeper":
+    def start(self, timeout: float = 30) -> LocalZooKeeper:
         self._server.launch()
         deadline = time.monotonic() + timeout
-        while not _answers(self.port):
+        while not answers(self.port):
             if self._server.exited or time.monotonic() > deadline:
                 self.stop()
                 raise ZooKeeperUnavailable(f"ZooKeeper did not start on port {self.port}; see {self.dir}/server.log")
@@ -205,7 +95,7 @@ class LocalZooKeeper:
     def running(self) -> bool:
         return self._server.running
 
-    def __enter__(self) -> "LocalZooKeeper":
+    def __enter__(self) -> LocalZooKeeper:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -236,7 +126,7 @@ QUORUM_PROPERTIES = {
     # connecting to a peer's election port: a crashed peer on loopback refuses at once, this
     # only bounds a peer that is frozen (SIGSTOP) or behind a black hole (default 5 s)
     "zookeeper.cnxTimeout": "1000",
-    # a peer whose election port cannot be bound (taken since _free_ports chose it) tries this
+    # a peer whose election port cannot be bound (taken since free_ports chose it) tries this
     # many times, 1 s apart, then exits (default 3): it fails within a second, and the next
     # wait_for_quorum() names it, instead of a peer lingering half-connected for 3 s
     "zookeeper.electionPortBindRetry": "1",
@@ -252,8 +142,9 @@ class _Peer:
     def __init__(self, myid: int, client_port: int, quorum_port: int, election_port: int, dir: Path):
         self.myid, self.dir = myid, dir
         self.client_port, self.quorum_port, self.election_port = client_port, quorum_port, election_port
-        self.process = _ServerProcess("org.apache.zookeeper.server.quorum.QuorumPeerMain", dir / "zoo.cfg",
-                                      properties=QUORUM_PROPERTIES)
+        self.process = ServerProcess(
+            "org.apache.zookeeper.server.quorum.QuorumPeerMain", dir / "zoo.cfg", properties=QUORUM_PROPERTIES
+        )
 
 
 class LocalEnsemble:
@@ -270,28 +161,50 @@ class LocalEnsemble:
     65-80 MB resident.
     """
 
-    def __init__(self, size: int = 3, *, tick_ms: int = 200, min_session_ms: int = 1000,
-                 max_session_ms: int = 60_000, data_dir: str | Path | None = None):
-        _require_installed()
+    def __init__(
+        self,
+        size: int = 3,
+        *,
+        tick_ms: int = 200,
+        min_session_ms: int = 1000,
+        max_session_ms: int = 60_000,
+        data_dir: str | Path | None = None,
+    ):
+        require_installed()
         if size < 2:
             raise ValueError("an ensemble has at least two servers (LocalZooKeeper is one)")
         self.size = size
         self._owns_dir = data_dir is None
         self.dir = Path(data_dir or tempfile.mkdtemp(prefix="qlgate-zk-ensemble-"))
-        ports = _free_ports(3 * size)
-        self._peers = [_Peer(i + 1, ports[3 * i], ports[3 * i + 1], ports[3 * i + 2], self.dir / f"server{i + 1}")
-                       for i in range(size)]
+        ports = free_ports(3 * size)
+        self._peers = [
+            _Peer(i + 1, ports[3 * i], ports[3 * i + 1], ports[3 * i + 2], self.dir / f"server{i + 1}")
+            for i in range(size)
+        ]
         members = [f"server.{p.myid}={LOOPBACK}:{p.quorum_port}:{p.election_port}" for p in self._peers]
         init_limit = max(2, math.ceil(INIT_LIMIT_S * 1000 / tick_ms))
         sync_limit = max(2, math.ceil(SYNC_LIMIT_S * 1000 / tick_ms))
         for peer in self._peers:
             (peer.dir / "data").mkdir(parents=True, exist_ok=True)
             (peer.dir / "data" / "myid").write_text(f"{peer.myid}\n")
-            (peer.dir / "zoo.cfg").write_text("\n".join([
-                *_base_config(data_dir=peer.dir / "data", client_port=peer.client_port, tick_ms=tick_ms,
-                              min_session_ms=min_session_ms, max_session_ms=max_session_ms,
-                              four_letter_words="ruok,srvr,mntr,stat"),
-                f"initLimit={init_limit}", f"syncLimit={sync_limit}", *members, ""]))
+            (peer.dir / "zoo.cfg").write_text(
+                "\n".join(
+                    [
+                        *base_config(
+                            data_dir=peer.dir / "data",
+                            client_port=peer.client_port,
+                            tick_ms=tick_ms,
+                            min_session_ms=min_session_ms,
+                            max_session_ms=max_session_ms,
+                            four_letter_words="ruok,srvr,mntr,stat",
+                        ),
+                        f"initLimit={init_limit}",
+                        f"syncLimit={sync_limit}",
+                        *members,
+                        "",
+                    ]
+                )
+            )
 
     # -------------------------------------------------------------- addresses
 
@@ -315,7 +228,7 @@ class LocalEnsemble:
     def modes(self) -> list[str | None]:
         """Each server's ``Mode:`` (``leader``, ``follower``), None where it does not serve:
         down, still starting, or electing (a peer cut off from a majority stops serving)."""
-        return [_mode(p.client_port) for p in self._peers]
+        return [mode_of(p.client_port) for p in self._peers]
 
     def leader(self) -> int | None:
         modes = self.modes()
@@ -324,7 +237,7 @@ class LocalEnsemble:
     def clients(self, i: int) -> list[str]:
         """The addresses (``127.0.0.1:port``) of the clients connected to server ``i``, from its
         ``stat`` answer: which server a client sits on, e.g. to crash exactly that one."""
-        answer, asker = _four_letter(self.port(i), "stat")
+        answer, asker = four_letter(self.port(i), "stat")
         listed = answer.partition("Clients:\n")[2].partition("\n\n")[0]
         addresses = [line.strip().lstrip("/").partition("[")[0] for line in listed.splitlines() if line.strip()]
         return [address for address in addresses if address != asker]
@@ -341,22 +254,22 @@ class LocalEnsemble:
         deadline = time.monotonic() + timeout
         while True:
             exited = [i for i in range(self.size) if self._peers[i].process.exited]
-            if exited:                         # by itself: a port taken, a bad config
+            if exited:  # by itself: a port taken, a bad config
                 raise ZooKeeperUnavailable(f"server {exited[0]} exited; see {self.log(exited[0])}")
             modes = self.modes()
             running = [i for i in range(self.size) if self.running(i)]
             serving = [i for i, mode in enumerate(modes) if mode is not None]
-            if (modes.count("leader") == 1 and set(running) <= set(serving)
-                    and len(serving) > self.size // 2):
+            if modes.count("leader") == 1 and set(running) <= set(serving) and len(serving) > self.size // 2:
                 return modes.index("leader")
             if time.monotonic() > deadline:
-                raise ZooKeeperUnavailable(f"the ensemble has no quorum (modes {modes} after {timeout} s); "
-                                           f"see {self.dir}/server*/server.log")
+                raise ZooKeeperUnavailable(
+                    f"the ensemble has no quorum (modes {modes} after {timeout} s); see {self.dir}/server*/server.log"
+                )
             time.sleep(0.05)
 
     # -------------------------------------------------------------- life cycle
 
-    def start(self, timeout: float = 60) -> "LocalEnsemble":
+    def start(self, timeout: float = 60) -> LocalEnsemble:
         """Start every server at once (they elect while the JVMs warm up) and wait for a quorum."""
         try:
             for i in range(self.size):
@@ -388,7 +301,7 @@ class LocalEnsemble:
         if self._owns_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self) -> "LocalEnsemble":
+    def __enter__(self) -> LocalEnsemble:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

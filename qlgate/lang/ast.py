@@ -5,8 +5,8 @@ re-parse strings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any, Iterator, Union
+from dataclasses import dataclass, field
+from typing import Any
 
 from .paths import Path
 from .templates import Template
@@ -20,9 +20,11 @@ class Pos:
 
 # ---------------------------------------------------------------- operands
 
+
 @dataclass(frozen=True, slots=True)
 class TextOperand:
     """Quoted clause text, interpolated when the statement runs."""
+
     template: Template
 
 
@@ -35,25 +37,28 @@ class NumberOperand:
 class PathOperand:
     """An unquoted path: a variable reference if its head names a variable,
     otherwise its own literal text (``where format = JSON``)."""
+
     path: Path
 
 
-Operand = Union[TextOperand, NumberOperand, PathOperand]
+Operand = TextOperand | NumberOperand | PathOperand
 
 
 # ---------------------------------------------------------------- JSON values
+
 
 @dataclass(frozen=True, slots=True)
 class JsonLiteral:
     """A JSON value whose strings may be ``Template``s; ``templated`` says whether
     filling can change it at all."""
+
     value: Any
     templated: bool
 
 
 @dataclass(frozen=True, slots=True)
 class UdfCall:
-    module: str            # the variable bound by require()
+    module: str  # the variable bound by require()
     function: str
     args: tuple[Any, ...]  # JsonLiteral | Path
     pos: Pos
@@ -61,18 +66,20 @@ class UdfCall:
 
 @dataclass(frozen=True, slots=True)
 class Require:
-    module: str            # file or module name as written
+    module: str  # file or module name as written
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
 class VarRef:
     """A bare word in ``return`` position."""
+
     name: str
     pos: Pos
 
 
 # ---------------------------------------------------------------- select & co
+
 
 @dataclass(frozen=True, slots=True)
 class Column:
@@ -103,7 +110,7 @@ class InListCondition:
 @dataclass(frozen=True, slots=True)
 class InSelectCondition:
     lhs: Path
-    select: "Select"
+    select: Select
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +118,7 @@ class UdfCondition:
     call: UdfCall
 
 
-Condition = Union[EqCondition, InListCondition, InSelectCondition, UdfCondition]
+Condition = EqCondition | InListCondition | InSelectCondition | UdfCondition
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +130,7 @@ class Tuning:
 
 @dataclass(frozen=True, slots=True)
 class Select:
-    columns: tuple[Column, ...] | None   # None: select *
+    columns: tuple[Column, ...] | None  # None: select *
     sources: tuple[Source, ...]
     where: tuple[Condition, ...]
     limit: int | None
@@ -136,7 +143,7 @@ class Select:
 @dataclass(frozen=True, slots=True)
 class Insert:
     source: Source
-    object_text: Template | None          # insert "{obj}" into …
+    object_text: Template | None  # insert "{obj}" into …
     columns: tuple[str, ...] | None
     values: tuple[Operand, ...] | None
     parts: tuple[Operand, ...] | None
@@ -165,6 +172,7 @@ class Delete:
 
 # ---------------------------------------------------------------- tables
 
+
 @dataclass(frozen=True, slots=True)
 class Pair:
     name: str
@@ -180,10 +188,10 @@ class BodySpec:
 
 @dataclass(frozen=True, slots=True)
 class MappingDef:
-    kind: str            # select | insert | update | delete
-    method: str          # get | post | put | delete | patch | do
+    kind: str  # select | insert | update | delete
+    method: str  # get | post | put | delete | patch | do
     uri: str
-    operation: str | None = None   # connector form: do <op> at
+    operation: str | None = None  # connector form: do <op> at
     aliases: tuple[Pair, ...] = ()
     headers: tuple[Pair, ...] = ()
     defaults: tuple[Pair, ...] = ()
@@ -233,16 +241,17 @@ class DescribeRoute:
     text: str = ""
 
 
-Statement = Union[Select, Insert, Update, Delete, CreateTable, ShowTables, ShowRoutes,
-                  Describe, DescribeRoute]
-Choice = Union[Statement, JsonLiteral, UdfCall, Require, VarRef]
+Statement = Select | Insert | Update | Delete | CreateTable | ShowTables | ShowRoutes | Describe | DescribeRoute
+Choice = Statement | JsonLiteral | UdfCall | Require | VarRef
 
 
 # ---------------------------------------------------------------- script
 
+
 @dataclass(frozen=True, slots=True)
 class Line:
     """``[target =] choice || choice …``"""
+
     target: str | None
     choices: tuple[Choice, ...]
     pos: Pos
@@ -275,20 +284,20 @@ class CondVar:
 
 @dataclass(frozen=True, slots=True)
 class CondNot:
-    operand: "Cond"
+    operand: Cond
 
 
 @dataclass(frozen=True, slots=True)
 class CondAnd:
-    operands: tuple["Cond", ...]
+    operands: tuple[Cond, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class CondOr:
-    operands: tuple["Cond", ...]
+    operands: tuple[Cond, ...]
 
 
-Cond = Union[CondVar, CondNot, CondAnd, CondOr]
+Cond = CondVar | CondNot | CondAnd | CondOr
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,26 +309,26 @@ class Throw:
 @dataclass(frozen=True, slots=True)
 class IfBlock:
     cond: Cond
-    then: tuple["Item", ...]
-    orelse: tuple["Item", ...] | None
+    then: tuple[Item, ...]
+    orelse: tuple[Item, ...] | None
     pos: Pos
 
 
 @dataclass(frozen=True, slots=True)
 class Catch:
     cond: Cond
-    body: tuple["Item", ...]
+    body: tuple[Item, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class TryBlock:
-    body: tuple["Item", ...]
+    body: tuple[Item, ...]
     catches: tuple[Catch, ...]
-    final: tuple["Item", ...] | None
+    final: tuple[Item, ...] | None
     pos: Pos
 
 
-Item = Union[Line, IfBlock, TryBlock, Throw]
+Item = Line | IfBlock | TryBlock | Throw
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,37 +336,3 @@ class Script:
     items: tuple[Item, ...]
     ret: Return | None
     source: str = field(default="", repr=False)
-
-
-def cond_names(cond: Cond) -> set[str]:
-    if isinstance(cond, CondVar):
-        return {cond.name}
-    if isinstance(cond, CondNot):
-        return cond_names(cond.operand)
-    out: set[str] = set()
-    for c in cond.operands:
-        out |= cond_names(c)
-    return out
-
-
-def walk(node: Any) -> Iterator[Any]:
-    """Every syntax node under ``node`` (itself included), depth first, and every
-    ``Template`` of quoted text, JSON literals included. One walk for every
-    analysis that must see the whole tree (the trust check must miss nothing)."""
-    if isinstance(node, Template):
-        yield node
-        return
-    if isinstance(node, (tuple, list)):
-        for item in node:
-            yield from walk(item)
-        return
-    if isinstance(node, dict):
-        for item in node.values():
-            yield from walk(item)
-        return
-    if not is_dataclass(node) or isinstance(node, (Pos, Path)):
-        return
-    yield node
-    for f in fields(node):
-        if f.name not in ("pos", "text", "doc", "source"):
-            yield from walk(getattr(node, f.name))

@@ -10,24 +10,28 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..values import MISSING, loose_equals, truthy
 
-_TOKEN = re.compile(r"""\s*(?:
+_TOKEN = re.compile(
+    r"""\s*(?:
     (?P<num>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)
   | (?P<str>'[^']*'|"[^"]*")
   | (?P<op>===|!==|==|!=|<=|>=|&&|\|\||[<>!+\-()\[\].@])
   | (?P<name>[A-Za-z_$][A-Za-z0-9_$]*)
-)""", re.VERBOSE)
+)""",
+    re.VERBOSE,
+)
 
 
 class FilterSyntaxError(ValueError):
     pass
 
 
-MAX_DEPTH = 64       # brackets, parentheses and prefix operators in a row: the parser recurses on each
+MAX_DEPTH = 64  # brackets, parentheses and prefix operators in a row: the parser recurses on each
 
 
 def _tokenize(text: str) -> list[tuple[str, str]]:
@@ -37,7 +41,7 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
     while i < len(text):
         m = _TOKEN.match(text, i)
         if not m or m.end() == i:
-            raise FilterSyntaxError(f"unexpected {text[i:i + 10]!r} in filter {text[:60]!r}")
+            raise FilterSyntaxError(f"unexpected {text[i : i + 10]!r} in filter {text[:60]!r}")
         kind = m.lastgroup or ""
         value = m.group(kind)
         depth += 1 if value in ("(", "[") else -1 if value in (")", "]") else 0
@@ -67,9 +71,13 @@ def _compare(op: str, a: Any, b: Any) -> bool:
     if op == "!=":
         return not loose_equals(a, b)
     if op == "===":
-        return a is not MISSING and type(a) is type(b) and a == b or (
-            isinstance(a, (int, float)) and isinstance(b, (int, float))
-            and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
+        return (a is not MISSING and type(a) is type(b) and a == b) or (
+            isinstance(a, (int, float))
+            and isinstance(b, (int, float))
+            and not isinstance(a, bool)
+            and not isinstance(b, bool)
+            and a == b
+        )
     if op == "!==":
         return not _compare("===", a, b)
     try:
@@ -108,43 +116,37 @@ class _Parser:
         left = self.and_()
         while self.peek() == "||":
             self.take()
-            right, prev = self.and_(), left
-            left = lambda x, l=prev, r=right: l(x) if truthy(l(x)) else r(x)
+            left = _either(left, self.and_())
         return left
 
     def and_(self) -> Node:
         left = self.cmp()
         while self.peek() == "&&":
             self.take()
-            right, prev = self.cmp(), left
-            left = lambda x, l=prev, r=right: r(x) if truthy(l(x)) else l(x)
+            left = _both(left, self.cmp())
         return left
 
     def cmp(self) -> Node:
         left = self.add()
         if self.peek() in ("==", "!=", "===", "!==", "<", "<=", ">", ">="):
             op = self.take()[1]
-            right, prev = self.add(), left
-            return lambda x, l=prev, r=right, o=op: _compare(o, l(x), r(x))
+            return _comparison(op, left, self.add())
         return left
 
     def add(self) -> Node:
         left = self.unary()
         while self.peek() in ("+", "-"):
             op = self.take()[1]
-            right, prev = self.unary(), left
-            left = lambda x, l=prev, r=right, o=op: _arith(o, l(x), r(x))
+            left = _arithmetic(op, left, self.unary())
         return left
 
     def unary(self) -> Node:
         if self.peek() == "!":
             self.take()
-            inner = self.unary()
-            return lambda x, i=inner: not truthy(i(x))
+            return _negation(self.unary())
         if self.peek() == "-":
             self.take()
-            inner = self.unary()
-            return lambda x, i=inner: _arith("-", 0, i(x))
+            return _arithmetic("-", _constant(0), self.unary())
         return self.postfix(self.primary())
 
     def primary(self) -> Node:
@@ -154,30 +156,91 @@ class _Parser:
             self.take(")")
             return node
         if value == "@":
-            return lambda x: x
+            return _current
         if kind == "num":
             try:
                 number = float(value) if any(c in value for c in ".eE") else int(value)
-            except ValueError:     # more digits than Python converts
+            except ValueError:  # more digits than Python converts
                 raise FilterSyntaxError(f"number {value[:30]}… in filter is too long") from None
-            return lambda x, n=number: n
+            return _constant(number)
         if kind == "str":
-            return lambda x, s=value[1:-1]: s
+            return _constant(value[1:-1])
         if kind == "name" and value in ("true", "false", "null"):
-            literal = {"true": True, "false": False, "null": None}[value]
-            return lambda x, v=literal: v
+            return _constant({"true": True, "false": False, "null": None}[value])
         raise FilterSyntaxError(f"unexpected {value!r} in filter {self.text!r}")
 
     def postfix(self, node: Node) -> Node:
         while self.peek() in (".", "["):
             if self.take()[1] == ".":
-                name = self.take()[1]
-                node = lambda x, n=node, k=name: _member(n(x), k)
+                node = _member_of(node, _constant(self.take()[1]))
             else:
                 key = self.or_()
                 self.take("]")
-                node = lambda x, n=node, k=key: _member(n(x), k(x))
+                node = _member_of(node, key)
         return node
+
+
+# ------------------------------------------------------------------ the nodes a filter compiles to:
+# closures over their operands, so evaluating a filter is plain calls
+
+
+def _current(value: Any) -> Any:
+    return value
+
+
+def _constant(constant: Any) -> Node:
+    def node(_value: Any) -> Any:
+        return constant
+
+    return node
+
+
+def _either(first: Node, second: Node) -> Node:
+    """``a || b``: the first operand if truthy, else the second (JavaScript's rule)."""
+
+    def node(value: Any) -> Any:
+        left = first(value)
+        return left if truthy(left) else second(value)
+
+    return node
+
+
+def _both(first: Node, second: Node) -> Node:
+    """``a && b``: the second operand if the first is truthy, else the first."""
+
+    def node(value: Any) -> Any:
+        left = first(value)
+        return second(value) if truthy(left) else left
+
+    return node
+
+
+def _comparison(op: str, first: Node, second: Node) -> Node:
+    def node(value: Any) -> Any:
+        return _compare(op, first(value), second(value))
+
+    return node
+
+
+def _arithmetic(op: str, first: Node, second: Node) -> Node:
+    def node(value: Any) -> Any:
+        return _arith(op, first(value), second(value))
+
+    return node
+
+
+def _negation(inner: Node) -> Node:
+    def node(value: Any) -> Any:
+        return not truthy(inner(value))
+
+    return node
+
+
+def _member_of(inner: Node, key: Node) -> Node:
+    def node(value: Any) -> Any:
+        return _member(inner(value), key(value))
+
+    return node
 
 
 def _member(value: Any, key: Any) -> Any:
@@ -195,6 +258,7 @@ def _member(value: Any, key: Any) -> Any:
 def _arith(op: str, a: Any, b: Any) -> Any:
     if op == "+" and (isinstance(a, str) or isinstance(b, str)):
         from ..values import to_text
+
         return to_text(a) + to_text(b)
     try:
         a, b = float(a), float(b)
@@ -219,5 +283,5 @@ class FilterExpr:
 def parse_filter(text: str) -> FilterExpr:
     try:
         return FilterExpr(text, _Parser(_tokenize(text), text).parse())
-    except RecursionError:      # MAX_DEPTH keeps it far away; this is the guard behind the guard
+    except RecursionError:  # MAX_DEPTH keeps it far away; this is the guard behind the guard
         raise FilterSyntaxError(f"filter {text[:60]!r} is nested too deeply") from None

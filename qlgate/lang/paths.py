@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import QlError
 from ..values import MISSING
@@ -58,7 +59,7 @@ class Path:
     text: str
     steps: tuple[Step, ...]
     rooted: bool = False  # began with ``$``: the value itself, never mapped over
-    multi: bool = field(init=False, compare=False)            # uses .., * or a filter
+    multi: bool = field(init=False, compare=False)  # uses .., * or a filter
     has_descendant: bool = field(init=False, compare=False)
     keys: tuple[str, ...] | None = field(init=False, compare=False)  # only member steps: a fast walk
 
@@ -66,8 +67,8 @@ class Path:
         steps = self.steps
         object.__setattr__(self, "multi", any(isinstance(s, (Wildcard, Descendant, Filter)) for s in steps))
         object.__setattr__(self, "has_descendant", any(isinstance(s, Descendant) for s in steps))
-        object.__setattr__(self, "keys", tuple(s.name for s in steps)
-                           if all(isinstance(s, Member) for s in steps) else None)
+        names = tuple(s.name for s in steps if isinstance(s, Member))
+        object.__setattr__(self, "keys", names if len(names) == len(steps) else None)
 
     @property
     def head(self) -> str | None:
@@ -76,12 +77,13 @@ class Path:
             return self.steps[0].name
         return None
 
-    def without_head(self) -> "Path":
+    def without_head(self) -> Path:
         """The path after its first member (``s['x-y'].z`` → ``['x-y'].z``)."""
         head = self.head or ""
-        rest = self.text[len(head):] if self.text.startswith(head) else ""
-        return Path(rest[1:] if rest.startswith(".") and not rest.startswith("..") else rest,
-                    self.steps[1:], self.rooted)
+        rest = self.text[len(head) :] if self.text.startswith(head) else ""
+        return Path(
+            rest[1:] if rest.startswith(".") and not rest.startswith("..") else rest, self.steps[1:], self.rooted
+        )
 
     def __str__(self) -> str:
         return self.text
@@ -102,7 +104,7 @@ def _read_quoted(text: str, i: int) -> tuple[str, int]:
     end = text.find(quote, i + 1)
     if end < 0:
         raise PathSyntaxError("unterminated quoted name", i)
-    return text[i + 1:end], end + 1
+    return text[i + 1 : end], end + 1
 
 
 def _read_bracket_expr(text: str, i: int) -> tuple[str, int]:
@@ -121,7 +123,7 @@ def _read_bracket_expr(text: str, i: int) -> tuple[str, int]:
         elif c == ")":
             depth -= 1
             if depth == 0:
-                inner = text[i + 1:j].strip()
+                inner = text[i + 1 : j].strip()
                 if len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"":
                     inner = inner[1:-1]
                 return inner, j + 1
@@ -212,7 +214,7 @@ def parse_path(text: str) -> Path:
     return Path(text, tuple(steps), rooted)
 
 
-MAX_VISITS = 1_000_000      # nodes one path evaluation may visit
+MAX_VISITS = 1_000_000  # nodes one path evaluation may visit
 
 
 class PathTooCostly(QlError):
@@ -341,7 +343,7 @@ def resultset(value: Any, spec: str) -> Any:
         return value
     parts = spec.split(".")
     current = value
-    for i, part in enumerate(parts):
+    for part in parts:
         if isinstance(current, list):
             if not current:
                 return []

@@ -8,13 +8,14 @@ parts with a lookup function, so the hot path never re-scans strings.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from ..values import MISSING, is_scalar, to_text
-from .paths import Member, Path, PathSyntaxError, evaluate, parse_path
 from .filters import FilterSyntaxError
+from .paths import Member, Path, PathSyntaxError, evaluate, parse_path
 
 Lookup = Callable[[str], Any]
 _LEADING_WORD = re.compile(r"[A-Za-z$:][A-Za-z0-9_:$]*")
@@ -30,14 +31,14 @@ class TemplateSyntaxError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    raw: str                      # the token as written, braces included
-    body: "Template"              # text inside the braces after the modifiers
-    offset: int                   # index of '{' in the enclosing text
-    required: bool = False        # ^
-    block: bool = False           # #
-    multi: bool = False           # |  or n|
+    raw: str  # the token as written, braces included
+    body: Template  # text inside the braces after the modifiers
+    offset: int  # index of '{' in the enclosing text
+    required: bool = False  # ^
+    block: bool = False  # #
+    multi: bool = False  # |  or n|
     max_values: int | None = None  # n|
-    no_encode: bool = False       # `
+    no_encode: bool = False  # `
 
     def reference_text(self, lookup: Lookup) -> str | None:
         """The reference with nested tokens spliced in; None if one is unresolved."""
@@ -66,7 +67,7 @@ class Token:
 @dataclass(frozen=True, slots=True)
 class Template:
     raw: str
-    parts: tuple["str | Token", ...]
+    parts: tuple[str | Token, ...]
     tokens: tuple[Token, ...] = field(default=())
 
     @property
@@ -147,13 +148,13 @@ def parse_template(text: str) -> Template:
             raise TemplateSyntaxError("unterminated '{' in interpolation token", i)
         if literal_start < i:
             parts.append(text[literal_start:i])
-        inner = text[i + 1:j]
+        inner = text[i + 1 : j]
         mods, skip = _parse_modifiers(inner)
         try:
             body = parse_template(inner[skip:])
         except TemplateSyntaxError as e:  # pragma: no cover - balanced by construction
             raise TemplateSyntaxError(str(e), i + 1 + skip + e.offset) from None
-        token = Token(raw=text[i:j + 1], body=body, offset=i, **mods)
+        token = Token(raw=text[i : j + 1], body=body, offset=i, **mods)
         parts.append(token)
         tokens.append(token)
         i = literal_start = j + 1
@@ -175,7 +176,7 @@ def parse_reference(text: str) -> tuple[str, Path | None] | None:
             end = k
             break
     name = text[:end]
-    if not name or any(c in name for c in " \t\n\"'{}(),=:<>") and not _is_word_with_colon(name):
+    if not name or (any(c in name for c in " \t\n\"'{}(),=:<>") and not _is_word_with_colon(name)):
         return None
     rest = text[end:]
     if not rest:

@@ -24,8 +24,9 @@ import asyncio
 import hmac
 import json
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from aiohttp import web
 
@@ -38,7 +39,7 @@ FINDING_PATH = "/services/search/FindingService/v1"
 SHOPPING_PATH = "/shopping"
 TRADING_PATH = "/ws/api.dll"
 MAX_RECORDED = 10_000
-SANDBOX = web.AppKey("sandbox", "Sandbox")
+SANDBOX: web.AppKey[Sandbox] = web.AppKey("sandbox")
 TOKEN_HEADER = "X-Sandbox-Token"
 
 
@@ -75,8 +76,8 @@ class Recorded:
 @dataclass
 class Fault:
     latency_ms: int = 0
-    fail: str | None = None          # "http500" | "ack" | None
-    times: int | None = None         # None: every time
+    fail: str | None = None  # "http500" | "ack" | None
+    times: int | None = None  # None: every time
 
 
 @dataclass
@@ -110,9 +111,16 @@ class Sandbox:
     def _record(self, request: web.Request, body: bytes, call: str) -> None:
         if len(self.requests) >= MAX_RECORDED:
             del self.requests[: MAX_RECORDED // 10]
-        self.requests.append(Recorded(request.method, request.path, dict(request.query),
-                                      {k.lower(): v for k, v in request.headers.items()},
-                                      body.decode("utf-8", "replace"), call))
+        self.requests.append(
+            Recorded(
+                request.method,
+                request.path,
+                dict(request.query),
+                {k.lower(): v for k, v in request.headers.items()},
+                body.decode("utf-8", "replace"),
+                call,
+            )
+        )
 
     async def finding_handler(self, request: web.Request) -> web.Response:
         body = await request.read()
@@ -135,7 +143,9 @@ class Sandbox:
             return web.Response(status=500, text="injected failure", content_type="text/plain")
         _, ctype, text = self.shopping.handle(request.query)
         if fault and fault.fail == "ack":
-            text = text.replace('"Ack": "Success"', '"Ack": "Failure"').replace("<Ack>Success</Ack>", "<Ack>Failure</Ack>")
+            text = text.replace('"Ack": "Success"', '"Ack": "Failure"').replace(
+                "<Ack>Success</Ack>", "<Ack>Failure</Ack>"
+            )
         return web.Response(text=text, headers={"Content-Type": ctype})
 
     async def trading_handler(self, request: web.Request) -> web.Response:
@@ -152,20 +162,27 @@ class Sandbox:
         return web.Response(text=text, headers={"Content-Type": "text/xml;charset=UTF-8"})
 
     # ---------------------------------------------------------------- control
-    def _guarded(self, handler: Callable[[web.Request], Awaitable[web.Response]]
-                 ) -> Callable[[web.Request], Awaitable[web.Response]]:
+    def _guarded(
+        self, handler: Callable[[web.Request], Awaitable[web.Response]]
+    ) -> Callable[[web.Request], Awaitable[web.Response]]:
         """``handler`` for callers holding the control token only: 401 without one, 403 with a wrong one."""
+
         async def guarded(request: web.Request) -> web.Response:
             tokens = presented_tokens(request)
             if not tokens:
                 return web.json_response(
-                    {"error": f"the emulator's control endpoints need its control token "
-                              f"(Authorization: Bearer <token> or {TOKEN_HEADER})"},
-                    status=401, headers={"WWW-Authenticate": 'Bearer realm="qlgate-sandbox"'})
+                    {
+                        "error": f"the emulator's control endpoints need its control token "
+                        f"(Authorization: Bearer <token> or {TOKEN_HEADER})"
+                    },
+                    status=401,
+                    headers={"WWW-Authenticate": 'Bearer realm="qlgate-sandbox"'},
+                )
             # every presented token is compared, so the time taken does not tell which one failed
             if not [t for t in tokens if token_matches(t, self.control_token)]:
                 return web.json_response({"error": "wrong control token"}, status=403)
             return await handler(request)
+
         return guarded
 
     async def list_requests(self, request: web.Request) -> web.Response:
@@ -205,13 +222,23 @@ class Sandbox:
 def emulator_config(base: str) -> dict[str, Any]:
     """The config that points every eBay table at an emulator at ``base``, with
     credentials it accepts."""
-    return {"tables": {"ebay": {
-        "finding": {"gateway": f"{base}{FINDING_PATH}", "appname": "TEST-APPNAME"},
-        "shopping": {"gateway": f"{base}{SHOPPING_PATH}", "appid": "TEST-APPID", "version": 765, "siteid": "0"},
-        "trading": {"gateway": f"{base}{TRADING_PATH}", "siteid": "0", "version": "737",
-                    "appname": "TEST-APPNAME", "devname": "TEST-DEVNAME", "certname": "TEST-CERTNAME",
-                    "eBayAuthToken": "TEST-TOKEN"},
-    }}}
+    return {
+        "tables": {
+            "ebay": {
+                "finding": {"gateway": f"{base}{FINDING_PATH}", "appname": "TEST-APPNAME"},
+                "shopping": {"gateway": f"{base}{SHOPPING_PATH}", "appid": "TEST-APPID", "version": 765, "siteid": "0"},
+                "trading": {
+                    "gateway": f"{base}{TRADING_PATH}",
+                    "siteid": "0",
+                    "version": "737",
+                    "appname": "TEST-APPNAME",
+                    "devname": "TEST-DEVNAME",
+                    "certname": "TEST-CERTNAME",
+                    "eBayAuthToken": "TEST-TOKEN",
+                },
+            }
+        }
+    }
 
 
 class RunningSandbox:
@@ -228,7 +255,7 @@ class RunningSandbox:
         self._runner: web.AppRunner | None = None
         self.base = ""
 
-    async def start(self, host: str = "127.0.0.1", port: int = 0) -> "RunningSandbox":
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> RunningSandbox:
         self._runner = web.AppRunner(self.sandbox.app(), access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)

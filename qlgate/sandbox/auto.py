@@ -18,7 +18,7 @@ def wants_emulator(config: Config) -> bool:
         return True
     if mode != "auto":
         return False
-    ebay = ((config.data.get("tables") or {}).get("ebay") or {})
+    ebay = (config.data.get("tables") or {}).get("ebay") or {}
     token = (ebay.get("trading") or {}).get("eBayAuthToken")
     app = (ebay.get("finding") or {}).get("appname")
     return not token and not app
@@ -40,5 +40,6 @@ async def start_if_wanted(config: Config) -> tuple[Config, RunningSandbox | None
     if not wants_emulator(config):
         return config, None
     sandbox = await RunningSandbox().start()
-    return Config.from_dict(merge_config(config.data, sandbox.config()), env={}, path=config.path,
-                            secrets=config.secrets), sandbox
+    return Config.from_dict(
+        merge_config(config.data, sandbox.config()), env={}, path=config.path, secrets=config.secrets
+    ), sandbox

@@ -37,15 +37,18 @@ async def run_sandbox(args: Any) -> int:
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise QlError(f"cannot load emulator data {args.data}: {e}", status=400) from None
     running = await RunningSandbox(sandbox).start(args.host, args.port)
-    if args.write_config:       # the control token stays out of it: scripts can read the config
+    if args.write_config:  # the control token stays out of it: scripts can read the config
         path = Path(args.write_config)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(running.config(), indent=2) + "\n", encoding="utf-8")
     # one line: the URL, the control token (only when generated here) and the config file
-    print(f"eBay emulator on {running.base}"
-          + (f"; control token {token}" if source is None else f"; control token from {source}")
-          + (f"; config written to {args.write_config}" if args.write_config else ""),
-          file=sys.stderr, flush=True)
+    print(
+        f"eBay emulator on {running.base}"
+        + (f"; control token {token}" if source is None else f"; control token from {source}")
+        + (f"; config written to {args.write_config}" if args.write_config else ""),
+        file=sys.stderr,
+        flush=True,
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -6,14 +6,23 @@ Searches run over the shared marketplace state, with pagination.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .state import Item, Marketplace, stamp
 from .wire import FINDING_NS, Amount, BadRequest, get, parse_request, to_finding_json, to_xml
 
 VERSION = "1.13.0"
-SEARCHES = ("findItemsByKeywords", "findItemsAdvanced", "findItemsByCategory", "findCompletedItems",
-            "findItemsByProduct", "findItemsIneBayStores", "findItemsByImage", "findItemsForFavoriteSearch")
+SEARCHES = (
+    "findItemsByKeywords",
+    "findItemsAdvanced",
+    "findItemsByCategory",
+    "findCompletedItems",
+    "findItemsByProduct",
+    "findItemsIneBayStores",
+    "findItemsByImage",
+    "findItemsForFavoriteSearch",
+)
 
 
 class Failure(Exception):
@@ -22,8 +31,16 @@ class Failure(Exception):
         self.error_id, self.message, self.category = error_id, message, category
 
     def block(self) -> dict[str, Any]:
-        return {"error": {"errorId": self.error_id, "domain": "Marketplace", "severity": "Error",
-                          "category": self.category, "message": self.message, "subdomain": "Search"}}
+        return {
+            "error": {
+                "errorId": self.error_id,
+                "domain": "Marketplace",
+                "severity": "Error",
+                "category": self.category,
+                "message": self.message,
+                "subdomain": "Search",
+            }
+        }
 
 
 def _query_fields(query: Mapping[str, str]) -> dict[str, Any]:
@@ -44,16 +61,24 @@ class Finding:
     def __init__(self, market: Marketplace):
         self.market = market
 
-    def handle(self, method: str, headers: Mapping[str, str], query: Mapping[str, str],
-               body: bytes) -> tuple[str, int, str, str]:
+    def handle(
+        self, method: str, headers: Mapping[str, str], query: Mapping[str, str], body: bytes
+    ) -> tuple[str, int, str, str]:
         """(operation, HTTP status, content type, body) for one request."""
         operation = headers.get("x-ebay-soa-operation-name") or query.get("OPERATION-NAME", "")
         app = headers.get("x-ebay-soa-security-appname") or query.get("SECURITY-APPNAME", "")
         fmt = (headers.get("x-ebay-soa-response-data-format") or query.get("RESPONSE-DATA-FORMAT") or "XML").upper()
         if app not in self.market.applications:
-            error = {"error": {"errorId": 11002, "domain": "Security", "severity": "Error", "category": "System",
-                               "message": f"Authentication failed : Invalid Application: {app}",
-                               "subdomain": "Authentication"}}
+            error = {
+                "error": {
+                    "errorId": 11002,
+                    "domain": "Security",
+                    "severity": "Error",
+                    "category": "System",
+                    "message": f"Authentication failed : Invalid Application: {app}",
+                    "subdomain": "Authentication",
+                }
+            }
             return operation, 500, *self._render("errorMessage", error, fmt)
         try:
             if method == "POST":
@@ -85,8 +110,14 @@ class Finding:
                 raise Failure(2, "Category ID value required.")
             items = self.market.search(category=str(category))
             counts = Counter(i.condition_id for i in items)
-            return {"conditionHistogramContainer": {"conditionHistogram": [
-                {"condition": {"conditionId": c}, "count": n} for c, n in sorted(counts.items())] or None}}
+            return {
+                "conditionHistogramContainer": {
+                    "conditionHistogram": [
+                        {"condition": {"conditionId": c}, "count": n} for c, n in sorted(counts.items())
+                    ]
+                    or None
+                }
+            }
         if operation == "getSearchKeywordsRecommendation":
             keywords = get(doc, "keywords")
             if not keywords:
@@ -102,33 +133,43 @@ class Finding:
             raise Failure(2, "Category ID value required.")
         if operation == "findItemsAdvanced" and not (keywords or category):
             raise Failure(2, "Keywords or category ID are required.")
-        found = self.market.search(keywords=keywords, category=category,
-                                   completed=operation == "findCompletedItems")
+        found = self.market.search(keywords=keywords, category=category, completed=operation == "findCompletedItems")
         try:
             per_page = max(1, min(100, int(get(doc, "paginationInput.entriesPerPage", 100) or 100)))
             page = max(1, int(get(doc, "paginationInput.pageNumber", 1) or 1))
         except (TypeError, ValueError):
             raise Failure(6, "Invalid pagination input.") from None
-        chosen = found[(page - 1) * per_page: page * per_page]
+        chosen = found[(page - 1) * per_page : page * per_page]
         return {
             "searchResult": {"@count": len(chosen), "item": [self.item(i) for i in chosen] or None},
-            "paginationOutput": {"pageNumber": page, "entriesPerPage": per_page,
-                                 "totalPages": max(1, -(-len(found) // per_page)), "totalEntries": len(found)},
+            "paginationOutput": {
+                "pageNumber": page,
+                "entriesPerPage": per_page,
+                "totalPages": max(1, -(-len(found) // per_page)),
+                "totalEntries": len(found),
+            },
             "itemSearchURL": f"http://www.ebay.com/sch/i.html?_nkw={(keywords or '').replace(' ', '+')}",
         }
 
     def item(self, item: Item) -> dict:
         price = Amount(item.price, item.currency, "currencyId")
         return {
-            "itemId": item.item_id, "title": item.title, "globalId": "EBAY-US",
+            "itemId": item.item_id,
+            "title": item.title,
+            "globalId": "EBAY-US",
             "primaryCategory": {"categoryId": item.category_id, "categoryName": item.category_name or None},
-            "galleryURL": item.gallery_url, "viewItemURL": item.view_url, "location": item.location,
-            "country": item.country, "postalCode": item.postal_code,
+            "galleryURL": item.gallery_url,
+            "viewItemURL": item.view_url,
+            "location": item.location,
+            "country": item.country,
+            "postalCode": item.postal_code,
             "sellerInfo": {"sellerUserName": item.seller, "feedbackScore": self.market.users[item.seller].feedback},
-            "sellingStatus": {"currentPrice": price, "convertedCurrentPrice": price, "bidCount": item.bid_count,
-                              "sellingState": item.status},
+            "sellingStatus": {
+                "currentPrice": price,
+                "convertedCurrentPrice": price,
+                "bidCount": item.bid_count,
+                "sellingState": item.status,
+            },
             "listingInfo": {"listingType": item.listing_type, "startTime": item.start, "endTime": item.end},
             "condition": {"conditionId": item.condition_id},
         }
-
-

@@ -9,19 +9,29 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 SEED = Path(__file__).with_name("seed.json")
 
 # eBay's bid increments by price band (USD)
-INCREMENTS = [(0.99, 0.05), (4.99, 0.25), (24.99, 0.50), (99.99, 1.00), (249.99, 2.50), (499.99, 5.00),
-              (999.99, 10.00), (2499.99, 25.00), (4999.99, 50.00), (float("inf"), 100.00)]
+INCREMENTS = [
+    (0.99, 0.05),
+    (4.99, 0.25),
+    (24.99, 0.50),
+    (99.99, 1.00),
+    (249.99, 2.50),
+    (499.99, 5.00),
+    (999.99, 10.00),
+    (2499.99, 25.00),
+    (4999.99, 50.00),
+    (float("inf"), 100.00),
+]
 
 
 def now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def stamp(when: datetime | None = None) -> str:
@@ -97,12 +107,27 @@ class Marketplace:
                 self.tokens[user.token] = user.user_id
         self.items: dict[str, Item] = {}
         for i in data.get("items", []):
-            self.add(Item(i["ItemID"], i["Title"], str(i["CategoryID"]), i.get("CategoryName", ""), float(i["Price"]),
-                          i.get("Currency", "USD"), i.get("ListingType", "FixedPrice"), i["Seller"],
-                          i.get("StartTime") or stamp(), i.get("EndTime") or stamp(now() + timedelta(days=7)),
-                          location=i.get("Location"), country=i.get("Country"), postal_code=i.get("PostalCode"),
-                          condition_id=int(i.get("ConditionID") or 1000), gallery_url=i.get("GalleryURL"),
-                          view_url=i.get("ViewItemURL"), description=i.get("Description", "")))
+            self.add(
+                Item(
+                    i["ItemID"],
+                    i["Title"],
+                    str(i["CategoryID"]),
+                    i.get("CategoryName", ""),
+                    float(i["Price"]),
+                    i.get("Currency", "USD"),
+                    i.get("ListingType", "FixedPrice"),
+                    i["Seller"],
+                    i.get("StartTime") or stamp(),
+                    i.get("EndTime") or stamp(now() + timedelta(days=7)),
+                    location=i.get("Location"),
+                    country=i.get("Country"),
+                    postal_code=i.get("PostalCode"),
+                    condition_id=int(i.get("ConditionID") or 1000),
+                    gallery_url=i.get("GalleryURL"),
+                    view_url=i.get("ViewItemURL"),
+                    description=i.get("Description", ""),
+                )
+            )
         self.products: dict[str, Product] = {}
         self.next_item = 110096039601
         self.next_product = 5027985010
@@ -128,8 +153,14 @@ class Marketplace:
         self.next_item += 1
         return item_id
 
-    def search(self, *, keywords: str | None = None, category: str | None = None,
-               seller: str | None = None, completed: bool = False) -> list[Item]:
+    def search(
+        self,
+        *,
+        keywords: str | None = None,
+        category: str | None = None,
+        seller: str | None = None,
+        completed: bool = False,
+    ) -> list[Item]:
         # every keyword must occur in the title; case and spaces are ignored ("iphone5")
         words = [w.lower() for w in (keywords or "").split() if w]
         found = []

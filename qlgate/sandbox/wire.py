@@ -30,6 +30,7 @@ class Amount:
 @dataclass
 class Attributed:
     """An element with attributes and text (``<productId type="ReferenceID">1</productId>``)."""
+
     text: Any
     attributes: dict[str, str]
 
@@ -65,7 +66,10 @@ def _xml(name: str, value: Any, out: list[str]) -> None:
 
 
 def to_xml(root: str, namespace: str | None, body: dict[str, Any]) -> str:
-    out = ['<?xml version="1.0" encoding="UTF-8"?>\n', f"<{root}" + (f' xmlns="{namespace}"' if namespace else "") + ">"]
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>\n',
+        f"<{root}" + (f' xmlns="{namespace}"' if namespace else "") + ">",
+    ]
     for k, v in body.items():
         _xml(k, v, out)
     out.append(f"</{root}>")
@@ -76,8 +80,9 @@ def _finding_json_value(value: Any) -> Any:
     if isinstance(value, list):
         return [_finding_json_value(v)[0] for v in value]
     if isinstance(value, dict):
-        return [{k: _text(v) if k.startswith("@") else _finding_json_value(v)
-                 for k, v in value.items() if v is not None}]
+        return [
+            {k: _text(v) if k.startswith("@") else _finding_json_value(v) for k, v in value.items() if v is not None}
+        ]
     if isinstance(value, Amount):
         return [{"@currencyId": value.currency, "__value__": _text(value.value)}]
     if isinstance(value, Attributed):
@@ -107,6 +112,7 @@ def to_shopping_json(body: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ requests
+
 
 class BadRequest(ValueError):
     pass

@@ -41,5 +41,5 @@ class AccessLog:
             try:
                 self.stream.write("\n".join(lines) + "\n")
                 self.stream.flush()
-            except (OSError, ValueError):     # stderr closed or gone: the log is lost, requests are not
+            except (OSError, ValueError):  # stderr closed or gone: the log is lost, requests are not
                 pass

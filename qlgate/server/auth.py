@@ -45,7 +45,7 @@ PUBLIC = None
 # aiohttp's canonical route names; the catch-all route serves the named routes.
 ENDPOINTS: dict[tuple[str, str], str | None] = {
     ("*", "/health"): PUBLIC,
-    ("*", "/console"): PUBLIC,            # the page itself: it asks for a key, then calls the rest
+    ("*", "/console"): PUBLIC,  # the page itself: it asks for a key, then calls the rest
     ("*", "/console/"): PUBLIC,
     ("*", "/console/static"): PUBLIC,
     ("*", "/q"): QUERY,
@@ -79,7 +79,7 @@ class NotAuthenticated(QlError):
 
 class NotAllowed(QlError):
     status = 403
-    principal: "Principal | None" = None
+    principal: Principal | None = None
 
 
 @dataclass(frozen=True)
@@ -97,13 +97,12 @@ class Principal:
         return ADMIN in self.scopes
 
 
-LOCAL = Principal(None, frozenset(SCOPES))        # anyone on an open gateway (loopback only)
-_UNKNOWN = object()
-_SCOPE_OF_ROUTE: dict[tuple[str, Any], str | None] = {}     # (method, aiohttp route) → scope: once per route
+LOCAL = Principal(None, frozenset(SCOPES))  # anyone on an open gateway (loopback only)
+_SCOPE_OF_ROUTE: dict[tuple[str, Any], str | None] = {}  # (method, aiohttp route) → scope: once per route
 
 
 def _scope_of(method: str, route: Any) -> str | None:
-    method = "GET" if method == "HEAD" else method       # aiohttp answers HEAD with the GET handler
+    method = "GET" if method == "HEAD" else method  # aiohttp answers HEAD with the GET handler
     resource = route.resource
     canonical = resource.canonical if resource is not None else ""
     if canonical == "/{tail}" or canonical.startswith("/{tail:"):
@@ -132,20 +131,20 @@ class Gatekeeper:
     """Decides, per request, who is calling and whether the endpoint is theirs."""
 
     keys: tuple[_Key, ...] = ()
-    insecure: bool = False        # open and answering every client (``serve --insecure``)
+    insecure: bool = False  # open and answering every client (``serve --insecure``)
 
     @property
     def open(self) -> bool:
         return not self.keys
 
     @classmethod
-    def from_config(cls, config: dict[str, Any], *, insecure: bool = False) -> "Gatekeeper":
+    def from_config(cls, config: dict[str, Any], *, insecure: bool = False) -> Gatekeeper:
         section = (config.get("gateway") or {}).get("auth")
         if section is None:
             return cls((), insecure)
         entries = section.get("keys") if isinstance(section, dict) else None
         if not isinstance(entries, list) or not entries:
-            raise ConfigError("gateway.auth.keys must be a non-empty list of {\"name\", \"key\", \"scopes\"}")
+            raise ConfigError('gateway.auth.keys must be a non-empty list of {"name", "key", "scopes"}')
         keys, names = [], set()
         for index, entry in enumerate(entries):
             where = f"gateway.auth.keys[{index}]"
@@ -156,8 +155,9 @@ class Gatekeeper:
                 raise ConfigError(f"{where}.name must be a unique non-empty name")
             if not isinstance(key, str) or len(key) < 16:
                 # an unset ${ENV} becomes "": refuse rather than accept an empty key
-                raise ConfigError(f"{where}.key (of {name}) must be at least 16 characters; is its "
-                                  "environment variable set?")
+                raise ConfigError(
+                    f"{where}.key (of {name}) must be at least 16 characters; is its environment variable set?"
+                )
             if not isinstance(scopes, list) or not scopes or any(s not in SCOPES for s in scopes):
                 raise ConfigError(f"{where}.scopes (of {name}) must list some of: {', '.join(SCOPES)}")
             names.add(name)
@@ -176,7 +176,7 @@ class Gatekeeper:
             raise NotAuthenticated("this gateway needs an API key: send 'Authorization: Bearer <key>'")
         digest = _digest(presented.strip())
         found = None
-        for key in self.keys:      # every key is compared: the time does not tell which matched
+        for key in self.keys:  # every key is compared: the time does not tell which matched
             if hmac.compare_digest(digest, key.digest):
                 found = key
         if found is None:
@@ -188,11 +188,13 @@ class Gatekeeper:
         """The scope an endpoint needs (``ENDPOINTS``); unknown endpoints need admin."""
         route = request.match_info.route
         key = (request.method, route)
-        scope = _SCOPE_OF_ROUTE.get(key, _UNKNOWN)
-        if scope is _UNKNOWN:
-            if len(_SCOPE_OF_ROUTE) >= 4096:   # methods are the client's to choose: keep it bounded
-                _SCOPE_OF_ROUTE.clear()
-            scope = _SCOPE_OF_ROUTE[key] = _scope_of(request.method, route)
+        try:
+            return _SCOPE_OF_ROUTE[key]
+        except KeyError:
+            pass
+        if len(_SCOPE_OF_ROUTE) >= 4096:  # methods are the client's to choose: keep it bounded
+            _SCOPE_OF_ROUTE.clear()
+        scope = _SCOPE_OF_ROUTE[key] = _scope_of(request.method, route)
         return scope
 
     def authorize(self, request: web.Request) -> Principal:
@@ -202,7 +204,7 @@ class Gatekeeper:
         principal = self.principal(request)
         if scope is not PUBLIC and not principal.may(scope):
             refused = NotAllowed(f"the key '{principal.name}' lacks the scope '{scope}' ({SCOPES[scope]})")
-            refused.principal = principal          # the access log names who was refused
+            refused.principal = principal  # the access log names who was refused
             raise refused
         return principal
 
@@ -214,12 +216,16 @@ class Gatekeeper:
         forwarded = next((h for h in _PROXY_HEADERS if h in request.headers), None)
         if forwarded is not None:
             # a reverse proxy on this host makes every client look local
-            raise NotAllowed(f"this gateway has no gateway.auth, so it answers loopback clients only, and this "
-                             f"request came through a proxy ({forwarded}): configure gateway.auth behind one")
+            raise NotAllowed(
+                f"this gateway has no gateway.auth, so it answers loopback clients only, and this "
+                f"request came through a proxy ({forwarded}): configure gateway.auth behind one"
+            )
         host = _host_name(request.host or "")
         if not (host == "localhost" or host.endswith(".localhost") or _loopback_address(host)):
-            raise NotAllowed(f"this gateway has no gateway.auth, so it answers only requests for a loopback "
-                             f"host name, not '{(request.host or '')[:100]}'")
+            raise NotAllowed(
+                f"this gateway has no gateway.auth, so it answers only requests for a loopback "
+                f"host name, not '{(request.host or '')[:100]}'"
+            )
 
     @staticmethod
     def _check_same_origin(request: web.Request) -> None:
@@ -244,7 +250,7 @@ def _host_name(host: str) -> str:
     return match.group(1).strip("[]").lower() if match else ""
 
 
-@lru_cache(maxsize=1024)     # per request, and clients come from few addresses
+@lru_cache(maxsize=1024)  # per request, and clients come from few addresses
 def _loopback_address(text: str | None) -> bool:
     if not text:
         return False

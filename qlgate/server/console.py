@@ -18,16 +18,21 @@ STATIC = Path(__file__).with_name("console")
 def add_console(app: web.Application, *, adhoc_enabled: bool, auth: bool = False) -> None:
     """``auth``: the gateway wants API keys; the page asks for one on the first 401
     and keeps it in the tab's session storage (``console/api.js``)."""
-    page = (STATIC / "index.html").read_text(encoding="utf-8").replace(
-        "{adhoc}", "true" if adhoc_enabled else "false").replace("{auth}", "true" if auth else "false").replace(
-        "{version}", escape(__version__))
+    page = (
+        (STATIC / "index.html")
+        .read_text(encoding="utf-8")
+        .replace("{adhoc}", "true" if adhoc_enabled else "false")
+        .replace("{auth}", "true" if auth else "false")
+        .replace("{version}", escape(__version__))
+    )
 
     async def handle_console(request: web.Request) -> web.Response:
         response = web.Response(text=page, content_type="text/html")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["Content-Security-Policy"] = (
             "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            "connect-src 'self'; frame-ancestors 'none'")
+            "connect-src 'self'; frame-ancestors 'none'"
+        )
         return response
 
     app.router.add_get("/console", handle_console)

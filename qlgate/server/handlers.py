@@ -14,15 +14,15 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from ..engine.context import RequestInfo
 from ..engine.engine import Compiled
-from ..engine.introspect import describe_route, describe_table, route_summary, table_summary
-from ..engine.run import RequestInfo
 from ..errors import InvalidRequestBody, QlError, UpstreamTimeout
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
 from ..routes import Route, path_exists, select_route
-from ..values import MISSING
+from ..tables.describe import describe_route, describe_table, route_summary, table_summary
 from ..trust import Trust
+from ..values import MISSING
 from ..workspace import Workspace
 from .auth import CONSOLE
 from .middleware import DESCRIBES, POLICY, PRINCIPAL, REQUEST_ID, UPSTREAM_CALLS, WRITES
@@ -30,8 +30,8 @@ from .responses import json_response as _json
 
 WORKSPACE = web.AppKey("workspace", Workspace)
 ROUTES = web.AppKey("routes", list)
-COMPILED_ROUTES = web.AppKey("compiled_routes", dict)     # id(route) → Compiled
-BUILTIN = web.AppKey("builtin", dict)                      # path → the methods it answers
+COMPILED_ROUTES = web.AppKey("compiled_routes", dict)  # id(route) → Compiled
+BUILTIN = web.AppKey("builtin", dict)  # path → the methods it answers
 # A script compiles in up to ~6 µs per character (the worst shapes that parse): short ones
 # compile on the event loop (a millisecond or two at most, no thread hop), longer ones on
 # the compile thread, with at most ~10 s of such work queued before new ones are turned away.
@@ -50,9 +50,23 @@ class Compiler(ThreadPoolExecutor):
 
 COMPILER = web.AppKey("compiler", Compiler)
 
-HIDDEN_HEADERS = {"connection", "host", "referer", "content-length", "accept", "accept-charset", "keep-alive",
-                  "proxy-authenticate", "proxy-authorization", "te", "trailers", "transfer-encoding", "upgrade",
-                  "authorization", "cookie"}
+HIDDEN_HEADERS = {
+    "connection",
+    "host",
+    "referer",
+    "content-length",
+    "accept",
+    "accept-charset",
+    "keep-alive",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailers",
+    "transfer-encoding",
+    "upgrade",
+    "authorization",
+    "cookie",
+}
 RESERVED_QUERY = {"callback", "events", "format", "s", "diagnostics"}
 
 
@@ -76,7 +90,7 @@ def error_response(error: QlError, workspace: Workspace, diagnostics: bool = Fal
     secrets = workspace.config.secrets
     body = {k: v for k, v in error.to_dict().items() if k not in ("error",)}
     body = {"err": secrets.mask(error.message), **secrets.mask_value(body)}
-    if diagnostics and getattr(error, "diagnostics", None) is not None:
+    if diagnostics and error.diagnostics is not None:
         body["diagnostics"] = error.diagnostics.to_dict()
     status = error.status if isinstance(error.status, int) and 400 <= error.status < 600 else 500
     if isinstance(error, UpstreamTimeout):
@@ -94,7 +108,7 @@ def _multi(pairs: list[tuple[str, str]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in out:
             existing = out[key]
-            out[key] = existing + [value] if isinstance(existing, list) else [existing, value]
+            out[key] = [*existing, value] if isinstance(existing, list) else [existing, value]
         else:
             out[key] = value
     return out
@@ -117,8 +131,9 @@ def body_text(raw: bytes, request: web.Request) -> str:
     except CharsetError as e:
         raise UnsupportedMediaType(str(e)) from None
     except UnicodeDecodeError as e:
-        raise InvalidRequestBody(f"the request body is not valid {request.charset or 'utf-8'}: {e.reason} "
-                                 f"at byte {e.start}") from None
+        raise InvalidRequestBody(
+            f"the request body is not valid {request.charset or 'utf-8'}: {e.reason} at byte {e.start}"
+        ) from None
 
 
 async def parse_body(request: web.Request) -> dict[str, Any]:
@@ -149,22 +164,36 @@ def _wants_diagnostics(request: web.Request) -> bool:
     return request.query.get("diagnostics") in ("1", "true") or request.headers.get("x-qlgate-diagnostics") == "1"
 
 
-async def _execute(request: web.Request, compiled: Compiled, context: dict[str, Any], info: RequestInfo,
-                   base_dir: Path | None, *, values_only: frozenset[str] = frozenset()) -> web.Response:
+async def _execute(
+    request: web.Request,
+    compiled: Compiled,
+    context: dict[str, Any],
+    info: RequestInfo,
+    base_dir: Path | None,
+    *,
+    values_only: frozenset[str] = frozenset(),
+) -> web.Response:
     workspace, policy = request.app[WORKSPACE], request.app[POLICY]
     request_id = request[REQUEST_ID]
     diagnostics = _wants_diagnostics(request)
     request[WRITES] = compiled.writes
     try:
         async with asyncio.timeout(policy.request_timeout_ms / 1000):
-            result = await workspace.engine.run_compiled(compiled, context=context, request=info,
-                                                         base_dir=base_dir, request_id=request_id,
-                                                         values_only=values_only)
+            result = await workspace.engine.run_compiled(
+                compiled,
+                context=context,
+                request=info,
+                base_dir=base_dir,
+                request_id=request_id,
+                values_only=values_only,
+            )
     except QlError as error:
         return error_response(error, workspace, diagnostics)
     except TimeoutError:
-        return _json({"err": f"the request took longer than {policy.request_timeout_ms} ms "
-                             "(gateway.requestTimeoutMs)"}, status=504)
+        return _json(
+            {"err": f"the request took longer than {policy.request_timeout_ms} ms (gateway.requestTimeoutMs)"},
+            status=504,
+        )
     request[UPSTREAM_CALLS] = len(result.diagnostics.calls)
     value = result.value
     if diagnostics:
@@ -174,6 +203,7 @@ async def _execute(request: web.Request, compiled: Compiled, context: dict[str, 
 
 
 # ------------------------------------------------------------------ /q
+
 
 async def _script_of(request: web.Request) -> str | None:
     """The script of a /q request: ``?s=`` (GET or POST), or a POST body that is the
@@ -194,8 +224,9 @@ async def _script_of(request: web.Request) -> str | None:
             raise InvalidRequestBody(f"the body is not JSON: {e}") from None
         value = body.get("s", body.get("script")) if isinstance(body, dict) else None
         return value if isinstance(value, str) else None
-    raise UnsupportedMediaType(f"/q takes the script as text/plain, a form field 's' or JSON {{\"s\": …}}, "
-                               f"not {ctype[:60]}")
+    raise UnsupportedMediaType(
+        f"/q takes the script as text/plain, a form field 's' or JSON {{\"s\": …}}, not {ctype[:60]}"
+    )
 
 
 async def compile_caller_script(app: web.Application, script: str, trust: Trust) -> Compiled:
@@ -207,12 +238,13 @@ async def compile_caller_script(app: web.Application, script: str, trust: Trust)
         return engine.compile(script, trust=trust)
     compiler = app[COMPILER]
     if compiler.waiting + len(script) > MAX_CHARS_WAITING:
-        raise GatewayBusy(f"{compiler.waiting:,} characters of new scripts are waiting to be compiled; "
-                          "try again shortly", retry_after=1)
+        raise GatewayBusy(
+            f"{compiler.waiting:,} characters of new scripts are waiting to be compiled; try again shortly",
+            retry_after=1,
+        )
     compiler.waiting += len(script)
     try:
-        return await asyncio.get_running_loop().run_in_executor(compiler, partial(engine.compile, script,
-                                                                                  trust=trust))
+        return await asyncio.get_running_loop().run_in_executor(compiler, partial(engine.compile, script, trust=trust))
     finally:
         compiler.waiting -= len(script)
 
@@ -224,22 +256,27 @@ async def handle_q(request: web.Request) -> web.Response:
         if not script:
             return _json({"err": "Missing query"}, status=400)
         if len(script) > policy.max_script_length:
-            raise ScriptTooLong(f"script is {len(script)} characters; the limit is {policy.max_script_length} "
-                                "(gateway.maxScriptLength)")
+            raise ScriptTooLong(
+                f"script is {len(script)} characters; the limit is {policy.max_script_length} (gateway.maxScriptLength)"
+            )
         principal = request.get(PRINCIPAL)
-        trust = workspace.callers if principal is not None and principal.may(CONSOLE) \
-            else workspace.callers_without_console
+        trust = (
+            workspace.callers if principal is not None and principal.may(CONSOLE) else workspace.callers_without_console
+        )
         compiled = await compile_caller_script(request.app, script, trust)
         if compiled.writes and request.method != "POST":
-            raise MethodNotAllowed("this script writes (an insert, update or delete, or a table of its own "
-                                   f"that does not GET): send it with POST; {request.method} /q runs reads only",
-                                   allow="POST")
+            raise MethodNotAllowed(
+                "this script writes (an insert, update or delete, or a table of its own "
+                f"that does not GET): send it with POST; {request.method} /q runs reads only",
+                allow="POST",
+            )
     except QlError as error:
         return error_response(error, workspace)
     return await _execute(request, compiled, {}, request_info(request), None)
 
 
 # ------------------------------------------------------------------ routes
+
 
 async def handle_route(request: web.Request) -> web.Response:
     workspace = request.app[WORKSPACE]
@@ -248,8 +285,9 @@ async def handle_route(request: web.Request) -> web.Response:
     query = _multi(list(request.query.items()))
     builtin = request.app[BUILTIN].get(path)
     if builtin is not None:
-        return _json({"err": f"{request.method} is not allowed on {path}; use {builtin}"}, status=405,
-                     headers={"Allow": builtin})
+        return _json(
+            {"err": f"{request.method} is not allowed on {path}; use {builtin}"}, status=405, headers={"Allow": builtin}
+        )
     picked = select_route(routes, request.method, path, query)
     if picked is None:
         if path_exists(routes, path):
@@ -271,11 +309,18 @@ async def handle_route(request: web.Request) -> web.Response:
         elif var not in context:
             context[var] = None
     compiled = request.app[COMPILED_ROUTES][id(route)]
-    return await _execute(request, compiled, context, request_info(request, bound), Path(route.file).parent,
-                          values_only=frozenset(body_members - declared))
+    return await _execute(
+        request,
+        compiled,
+        context,
+        request_info(request, bound),
+        Path(route.file).parent,
+        values_only=frozenset(body_members - declared),
+    )
 
 
 # ------------------------------------------------------------------ describe
+
 
 async def handle_tables(request: web.Request) -> web.Response:
     request[DESCRIBES] = True
@@ -297,7 +342,8 @@ async def handle_table(request: web.Request) -> web.Response:
 
 async def handle_routes(request: web.Request) -> web.Response:
     request[DESCRIBES] = True
-    routes = sorted(request.app[ROUTES], key=lambda r: r.pattern.lower())
+    routes: list[Route] = request.app[ROUTES]
+    routes = sorted(routes, key=lambda r: r.pattern.lower())
     return _json([route_summary(r) for r in routes])
 
 
@@ -325,5 +371,11 @@ async def handle_route_page(request: web.Request) -> web.Response:
 
 
 async def handle_health(request: web.Request) -> web.Response:
-    return _json({"status": "ok", "tables": len(request.app[WORKSPACE].engine.tables),
-                  "routes": len(request.app[ROUTES]), "pid": os.getpid()})
+    return _json(
+        {
+            "status": "ok",
+            "tables": len(request.app[WORKSPACE].engine.tables),
+            "routes": len(request.app[ROUTES]),
+            "pid": os.getpid(),
+        }
+    )

@@ -12,15 +12,19 @@ cannot post JSON across sites without a preflight the gateway never grants."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import threading
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from aiohttp import web
 
 from ..errors import QlError
 from ..http.codecs import load_json
+from ..jobs.archive_errors import ArchiveError
+from ..jobs.backend import JobBackend
 from ..jobs.model import MAX_JOB_ID, Job, JobError, QueueFull, parse_time
 from ..jobs.rates import Rate
 from ..jobs.types import NoTable, types_of
@@ -29,11 +33,12 @@ from .handlers import WORKSPACE, body_text, compile_caller_script, error_respons
 from .middleware import POLICY, PRINCIPAL
 from .responses import json_response as _json
 
-JOBS = web.AppKey("jobs", object)
-LONG_POLLS = web.AppKey("long_polls", object)
+log = logging.getLogger("qlgate.jobs.api")
+JOBS = web.AppKey("jobs", JobBackend)
+LONG_POLLS: web.AppKey[_LongPolls] = web.AppKey("long_polls")
 MAX_WAIT_S = 60.0
 MAX_LIST = 1000
-MAX_LONG_POLLS = 16     # long polls blocked in the backend's wait at once
+MAX_LONG_POLLS = 16  # long polls blocked in the backend's wait at once
 
 
 def _summary(job: Job) -> dict[str, Any]:
@@ -51,10 +56,21 @@ async def _answer_errors(call: Awaitable) -> Any:
     try:
         return await call
     except QueueFull as full:
-        raise _Answer(_json({"err": str(full)}, status=429,
-                            headers={"Retry-After": str(max(1, round(full.retry_after)))})) from None
+        raise _Answer(
+            _json({"err": str(full)}, status=429, headers={"Retry-After": str(max(1, round(full.retry_after)))})
+        ) from None
     except JobError as error:
         raise _Answer(_json({"err": str(error), "type": type(error).__name__}, status=error.status)) from None
+    except ArchiveError as error:
+        # the database's address is the deployment's business, not a caller's: logged, not answered
+        log.warning("jobs database: %s", error)
+        raise _Answer(
+            _json(
+                {"err": "the jobs database is unavailable; try again later", "type": "ArchiveUnavailable"},
+                status=503,
+                headers={"Retry-After": "5"},
+            )
+        ) from None
 
 
 class _Answer(Exception):
@@ -68,6 +84,7 @@ def _handler(fn):
             return await fn(request)
         except _Answer as answer:
             return answer.response
+
     return wrapped
 
 
@@ -106,8 +123,9 @@ def _bad(message: str) -> _Answer:
     return _Answer(_json({"err": message}, status=400))
 
 
-def _query_number(request: web.Request, name: str, low: float, high: float, *, whole: bool = False,
-                  default: float | None = None) -> Any:
+def _query_number(
+    request: web.Request, name: str, low: float, high: float, *, whole: bool = False, default: float | None = None
+) -> Any:
     """A numeric query parameter, finite and from ``low`` to ``high`` (NaN compares false, so it fails too)."""
     text = request.query.get(name, "")
     if not text:
@@ -137,11 +155,10 @@ async def _body(request: web.Request) -> Any:
     if not raw.strip():
         return None
     if (request.content_type or "").lower() != "application/json":
-        raise _Answer(_json({"err": f"the body must be application/json, not {request.content_type[:60]}"},
-                            status=415))
+        raise _Answer(_json({"err": f"the body must be application/json, not {request.content_type[:60]}"}, status=415))
     try:
         return load_json(body_text(raw, request))
-    except QlError as error:          # a charset we do not decode (415), bytes not in it (400)
+    except QlError as error:  # a charset we do not decode (415), bytes not in it (400)
         raise _Answer(_json({"err": error.message, "type": type(error).__name__}, status=error.status)) from None
     except ValueError as e:
         raise _Answer(_json({"err": f"the body is not JSON: {e}"}, status=400)) from None
@@ -177,7 +194,7 @@ async def submit(request: web.Request) -> web.Response:
     if not request.app[POLICY].adhoc_enabled:
         return _json({"err": "callers' scripts are disabled on this gateway (gateway.adhoc.enabled)"}, status=403)
     workspace = request.app[WORKSPACE]
-    try:      # refused now, with its line, rather than on a worker later
+    try:  # refused now, with its line, rather than on a worker later
         compiled = await compile_caller_script(request.app, body["script"], workspace.trust("caller"))
     except QlError as error:
         return error_response(error, workspace)
@@ -203,11 +220,21 @@ async def submit(request: web.Request) -> web.Response:
     # a client's retry of the same submission (its answer lost on the way) names the same key
     # and gets the first one's job, never a second
     key = request.headers.get("Idempotency-Key", body.get("idempotency_key"))
-    job_id = await _call(request, backend.submit, body["script"], types=types, vars=body.get("vars") or {},
-                         priority=body.get("priority", 0), not_before=not_before,
-                         max_attempts=body.get("max_attempts", 3), max_seconds=body.get("max_seconds"),
-                         trust="caller", owner=_principal(request).name,
-                         policy=workspace.trust("caller").to_record(), idempotency_key=key)
+    job_id = await _call(
+        request,
+        backend.submit,
+        body["script"],
+        types=types,
+        vars=body.get("vars") or {},
+        priority=body.get("priority", 0),
+        not_before=not_before,
+        max_attempts=body.get("max_attempts", 3),
+        max_seconds=body.get("max_seconds"),
+        trust="caller",
+        owner=_principal(request).name,
+        policy=workspace.trust("caller").to_record(),
+        idempotency_key=key,
+    )
     return _json({"id": job_id, "href": f"/jobs/{job_id}"}, status=202, headers={"Location": f"/jobs/{job_id}"})
 
 
@@ -225,7 +252,7 @@ async def get_job(request: web.Request) -> web.Response:
     """``?wait=S`` answers once the job has ended, or after S seconds (a long poll); with
     ``MAX_LONG_POLLS`` under way already, at once."""
     backend = request.app[JOBS]
-    job_id = (await _own_job(request)).id          # another key's job is not there, even to wait on
+    job_id = (await _own_job(request)).id  # another key's job is not there, even to wait on
     seconds = _query_number(request, "wait", 0, MAX_WAIT_S)
     waiting = request.app[LONG_POLLS].start(backend.wait, [job_id], timeout=seconds) if seconds else None
     if waiting is not None:
@@ -242,8 +269,10 @@ async def get_job(request: web.Request) -> web.Response:
 async def job_result(request: web.Request) -> web.Response:
     job = await _own_job(request)
     if job.state != "done":
-        return _json({"err": f"job {job.id} is {job.state}" + (f": {job.error}" if job.error else ""),
-                      "state": job.state}, status=409)
+        return _json(
+            {"err": f"job {job.id} is {job.state}" + (f": {job.error}" if job.error else ""), "state": job.state},
+            status=409,
+        )
     # a result in the cluster's database is sent as it is stored, never decoded and encoded again
     stored = await _call(request, request.app[JOBS].stored_result, job)
     if stored is not None:
@@ -268,8 +297,7 @@ async def put_limit(request: web.Request) -> web.Response:
     typo or an empty body cannot lift a limit."""
     body = await _body(request)
     if not isinstance(body, dict) or set(body) != {"limit"}:
-        return _json({"err": 'the body must be {"limit": N} (a whole number, or null to remove the limit)'},
-                     status=400)
+        return _json({"err": 'the body must be {"limit": N} (a whole number, or null to remove the limit)'}, status=400)
     limit = body["limit"]
     await _call(request, request.app[JOBS].set_limit, request.match_info["type"], limit)
     return _json(await _call(request, request.app[JOBS].limits))
@@ -286,8 +314,9 @@ async def put_rate(request: web.Request) -> web.Response:
     """Body: ``{"calls": 20, "per": "second"}``, ``"20/s"``, or ``null`` to remove the rate;
     an empty body is a mistake, not a removal."""
     if not (await request.read()).strip():
-        return _json({"err": 'the body must be a rate ("20/s", {"calls": 20, "per": "second"}) or null to remove '
-                             "it"}, status=400)
+        return _json(
+            {"err": 'the body must be a rate ("20/s", {"calls": 20, "per": "second"}) or null to remove it'}, status=400
+        )
     body = await _body(request)
     try:
         rate = Rate.from_json(body)
@@ -302,10 +331,20 @@ async def backend_state(request: web.Request) -> web.Response:
     """What the console's jobs view shows: the master, workers, limits and recent jobs."""
     backend = request.app[JOBS]
     workers, master, limits, recent = await asyncio.gather(
-        _call(request, backend.workers), _call(request, backend.master), _call(request, backend.limits),
-        _call(request, backend.list, None, limit=50))
-    return _json({"backend": type(backend).__name__, "master": master, "workers": workers, "limits": limits,
-                  "recent": [_summary(j) for j in recent]})
+        _call(request, backend.workers),
+        _call(request, backend.master),
+        _call(request, backend.limits),
+        _call(request, backend.list, None, limit=50),
+    )
+    return _json(
+        {
+            "backend": type(backend).__name__,
+            "master": master,
+            "workers": workers,
+            "limits": limits,
+            "recent": [_summary(j) for j in recent],
+        }
+    )
 
 
 def add_jobs_api(app: web.Application, backend: Any) -> None:
@@ -316,6 +355,7 @@ def add_jobs_api(app: web.Application, backend: Any) -> None:
 
     async def close_long_polls(_: web.Application) -> None:
         long_polls.close()
+
     app.on_cleanup.append(close_long_polls)
     app.router.add_post("/jobs", submit)
     app.router.add_get("/jobs", list_jobs)
@@ -328,4 +368,3 @@ def add_jobs_api(app: web.Application, backend: Any) -> None:
     app.router.add_put("/limits/{type}", put_limit)
     app.router.add_get("/rates", get_rates)
     app.router.add_put("/rates/{type}", put_rate)
-

@@ -23,14 +23,14 @@ from .responses import json_response
 log = logging.getLogger("qlgate.server")
 access_log = logging.getLogger("qlgate.access")
 
-ACCESS_LOG = web.AppKey("access_log", AccessLog)    # qlgate serve's batched writer; else the logger
+ACCESS_LOG = web.AppKey("access_log", AccessLog)  # qlgate serve's batched writer; else the logger
 GATEKEEPER = web.AppKey("gatekeeper", Gatekeeper)
 POLICY = web.AppKey("policy", GatewayPolicy)
 REQUEST_ID = web.RequestKey("request_id", str)
 PRINCIPAL = web.RequestKey("principal", Principal)
 UPSTREAM_CALLS = web.RequestKey("upstream_calls", int)
-WRITES = web.RequestKey("writes", bool)            # the script run wrote to a table: never JSONP
-DESCRIBES = web.RequestKey("describes", bool)      # a describe endpoint's answer: may become an HTML page
+WRITES = web.RequestKey("writes", bool)  # the script run wrote to a table: never JSONP
+DESCRIBES = web.RequestKey("describes", bool)  # a describe endpoint's answer: may become an HTML page
 
 
 @web.middleware
@@ -43,7 +43,7 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
         principal = request.app[GATEKEEPER].authorize(request)
         request[PRINCIPAL] = principal
         response = await handler(request)
-    except QlError as error:       # 401/403 from the gatekeeper
+    except QlError as error:  # 401/403 from the gatekeeper
         principal = getattr(error, "principal", None)
         response = json_response({"err": error.message}, status=error.status)
         if isinstance(error, NotAuthenticated):
@@ -51,8 +51,9 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
     except web.HTTPException as http_error:
         if http_error.status < 400:
             raise
-        message = {413: f"request body is over the {request.app[POLICY].max_body_bytes}-byte limit "
-                        "(gateway.maxBodyBytes)"}.get(http_error.status, http_error.reason)
+        message = {
+            413: f"request body is over the {request.app[POLICY].max_body_bytes}-byte limit (gateway.maxBodyBytes)"
+        }.get(http_error.status, http_error.reason)
         response = json_response({"err": message}, status=http_error.status)
     except Exception as error:  # a bug: logged, answered as JSON, the server keeps serving
         log.exception("internal error on %s %s", request.method, request.path)
@@ -64,11 +65,19 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
         _compress(request, response)
     writer = request.app.get(ACCESS_LOG)
     if writer is not None or access_log.isEnabledFor(logging.INFO):
-        line = json.dumps({
-            "time": _timestamp(), "method": request.method, "path": request.path, "status": response.status,
-            "ms": round((time.perf_counter() - started) * 1000, 2), "request_id": request[REQUEST_ID],
-            "remote": request.remote, "key": principal.name if principal is not None else None,
-            "upstream_calls": request.get(UPSTREAM_CALLS, 0)})
+        line = json.dumps(
+            {
+                "time": _timestamp(),
+                "method": request.method,
+                "path": request.path,
+                "status": response.status,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+                "request_id": request[REQUEST_ID],
+                "remote": request.remote,
+                "key": principal.name if principal is not None else None,
+                "upstream_calls": request.get(UPSTREAM_CALLS, 0),
+            }
+        )
         if writer is not None:
             writer.write(line)
         else:
@@ -76,7 +85,7 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
     return response
 
 
-_stamp: list = [0, ""]       # the second last formatted, and its text: one strftime a second
+_stamp: list = [0, ""]  # the second last formatted, and its text: one strftime a second
 
 
 def _timestamp() -> str:
@@ -97,11 +106,16 @@ def _as_html_page(request: web.Request, response: web.Response) -> web.Response:
     """Describe endpoints answer HTML when a browser asks (Accept: text/html). Only
     they: their ``info`` is HTML the engine rendered from a table's comment, while a
     route's answer (at /api/… say) is data a caller may have chosen."""
-    if (response.status != 200 or response.content_type != "application/json" or not request.get(DESCRIBES)
-            or not pages.wants_html(request.headers.get("Accept", ""), request.query)):
+    if (
+        response.status != 200
+        or response.content_type != "application/json"
+        or not request.get(DESCRIBES)
+        or not pages.wants_html(request.headers.get("Accept", ""), request.query)
+    ):
         return response
     title = request.query.get("name") or request.query.get("path") or request.path
-    page = web.Response(text=pages.render(f"qlgate {title}", json.loads(response.text)), content_type="text/html")
+    data = json.loads(response.text or "null")
+    page = web.Response(text=pages.render(f"qlgate {title}", data), content_type="text/html")
     page.headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
     for name in ("request-id", "Server", "X-Powered-By"):
         if name in response.headers:
@@ -117,11 +131,18 @@ def _jsonp(request: web.Request, response: web.Response) -> None:
     the deployer turned it on (``gateway.jsonp``: any web page can read a JSONP answer),
     only for GET, and never for a script that wrote to a table."""
     callback = request.query.get("callback")
-    if (not callback or not request.app[POLICY].jsonp or request.method != "GET" or request.get(WRITES)
-            or not _CALLBACK.match(callback) or len(callback) > 128):
+    if (
+        not callback
+        or not request.app[POLICY].jsonp
+        or request.method != "GET"
+        or request.get(WRITES)
+        or not _CALLBACK.match(callback)
+        or len(callback) > 128
+    ):
         return
-    if response.content_type == "application/json" and response.body:
-        response.body = callback.encode() + b"(" + bytes(response.body) + b")"
+    body = response.body
+    if response.content_type == "application/json" and isinstance(body, (bytes, bytearray)) and body:
+        response.body = callback.encode() + b"(" + bytes(body) + b")"
         response.content_type = "application/javascript"
 
 
@@ -129,7 +150,7 @@ def _compress(request: web.Request, response: web.Response) -> None:
     """§14.4: gzip or deflate by Accept-Encoding (q values honoured, ``*`` = gzip)."""
     response.headers["Vary"] = "Accept-Encoding"
     body = response.body
-    if not body or len(body) < 1024:
+    if not isinstance(body, (bytes, bytearray)) or len(body) < 1024:  # a payload streams as it is
         return
     weights: dict[str, float] = {}
     for item in request.headers.get("Accept-Encoding", "").split(","):
@@ -144,7 +165,9 @@ def _compress(request: web.Request, response: web.Response) -> None:
             weights[name.strip().lower()] = q
     if weights.get("*", 0) > 0:
         weights.setdefault("gzip", weights["*"])
-    choices = sorted(((q, name) for name, q in weights.items() if name in ("gzip", "deflate") and q > 0),
-                     key=lambda c: (-c[0], c[1] != "gzip"))
+    choices = sorted(
+        ((q, name) for name, q in weights.items() if name in ("gzip", "deflate") and q > 0),
+        key=lambda c: (-c[0], c[1] != "gzip"),
+    )
     if choices:
         response.enable_compression(web.ContentCoding.gzip if choices[0][1] == "gzip" else web.ContentCoding.deflate)

@@ -30,22 +30,29 @@ class GatewayPolicy:
     max_body_bytes: int = 1024 * 1024
     max_script_length: int = 65536
     request_timeout_ms: int = 60_000
-    adhoc_enabled: bool = True         # callers' scripts (/q, POST /jobs)
-    q_endpoint: bool = True            # serve /q (``serve --disable-q`` turns off the endpoint only)
+    adhoc_enabled: bool = True  # callers' scripts (/q, POST /jobs)
+    q_endpoint: bool = True  # serve /q (``serve --disable-q`` turns off the endpoint only)
     jsonp: bool = False
 
     @classmethod
-    def from_config(cls, config: dict[str, Any], *, disable_q: bool = False) -> "GatewayPolicy":
+    def from_config(cls, config: dict[str, Any], *, disable_q: bool = False) -> GatewayPolicy:
         section = config.get("gateway") or {}
         adhoc = section.get("adhoc") or {}
 
         def number(key: str, default: int) -> int:
             value = section.get(key)
-            return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-                and 0 < value < 2**53 else default
+            return (
+                int(value)
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 2**53
+                else default
+            )
+
         enabled = adhoc.get("enabled", config.get("enableQ", True)) is not False
-        return cls(max_body_bytes=number("maxBodyBytes", cls.max_body_bytes),
-                   max_script_length=number("maxScriptLength", cls.max_script_length),
-                   request_timeout_ms=number("requestTimeoutMs", cls.request_timeout_ms),
-                   adhoc_enabled=enabled, q_endpoint=enabled and not disable_q,
-                   jsonp=section.get("jsonp") is True)
+        return cls(
+            max_body_bytes=number("maxBodyBytes", cls.max_body_bytes),
+            max_script_length=number("maxScriptLength", cls.max_script_length),
+            request_timeout_ms=number("requestTimeoutMs", cls.request_timeout_ms),
+            adhoc_enabled=enabled,
+            q_endpoint=enabled and not disable_q,
+            jsonp=section.get("jsonp") is True,
+        )

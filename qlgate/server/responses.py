@@ -11,8 +11,9 @@ from ..config import Secrets
 from ..values import MISSING, dump_json
 
 
-def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None,
-                  secrets: Secrets | None = None) -> web.Response:
+def json_response(
+    value: Any, status: int = 200, headers: dict[str, str] | None = None, secrets: Secrets | None = None
+) -> web.Response:
     """``secrets``: mask the config's secret values should an answer carry one (an
     upstream that echoes a credential must not hand it to the caller)."""
     body = dump_json(value if value is not MISSING else None)

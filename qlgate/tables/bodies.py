@@ -8,14 +8,16 @@ anything else. Raw output (``{{{x}}}``, ``|safe``) is never escaped.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import chevron.tokenizer
 import jinja2
-from markupsafe import Markup, escape as xml_escape
+from markupsafe import Markup
+from markupsafe import escape as xml_escape
 
 from ..errors import QlError
 from ..lang.templates import TemplateSyntaxError, parse_template
@@ -35,7 +37,7 @@ def _json_escape(text: str) -> str:
 
 def escaper_for(media_type: str) -> Callable[[str], str]:
     subtype = media_type.split(";")[0].strip().lower()
-    if subtype.endswith("json") or subtype.endswith("javascript"):
+    if subtype.endswith(("json", "javascript")):
         return _json_escape
     if "xml" in subtype or "html" in subtype:
         return lambda s: str(xml_escape(s))
@@ -49,6 +51,7 @@ def _text(value: Any) -> str:
 
 
 # ------------------------------------------------------------------ Mustache
+
 
 @lru_cache(maxsize=512)
 def _mustache_tree(source: str) -> tuple:
@@ -121,6 +124,7 @@ def render_mustache(source: str, context: dict[str, Any], media_type: str) -> st
 
 # ------------------------------------------------------------------ Jinja2
 
+
 class _Undefined(jinja2.Undefined):
     """Undefined renders as empty text and is iterable/falsy (EJS-like)."""
 
@@ -135,6 +139,7 @@ def _finalizer(escape: Callable[[str], str]) -> Callable[[Any], Any]:
         if isinstance(value, jinja2.Undefined) or value is None or value is MISSING:
             return ""
         return escape(_text(value))
+
     return finalize
 
 
@@ -153,7 +158,7 @@ def _jinja_env(search_path: str, media_type_family: str) -> jinja2.Environment:
 
 def _family(media_type: str) -> str:
     subtype = media_type.split(";")[0].strip().lower()
-    if subtype.endswith("json") or subtype.endswith("javascript"):
+    if subtype.endswith(("json", "javascript")):
         return "application/json"
     if "xml" in subtype or "html" in subtype:
         return "application/xml"
@@ -169,15 +174,15 @@ JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 class BodyTemplate:
     """A compiled body template: its engine, source and declared media type."""
 
-    engine: str            # mustache | jinja | form
+    engine: str  # mustache | jinja | form
     media_type: str
-    source: str            # template text (for describe)
-    file: str | None       # file name as written in the table
-    path: Path | None      # resolved file rendered (a .j2 sibling for .ejs)
+    source: str  # template text (for describe)
+    file: str | None  # file name as written in the table
+    path: Path | None  # resolved file rendered (a .j2 sibling for .ejs)
     foreach: str | None
 
     @classmethod
-    def load(cls, file: str, media_type: str, foreach: str | None, dirs: CodeDirs) -> "BodyTemplate":
+    def load(cls, file: str, media_type: str, foreach: str | None, dirs: CodeDirs) -> BodyTemplate:
         path = dirs.find(file, "body template")
         rendered = path
         if media_type.split(";")[0].strip().lower() == "application/x-www-form-urlencoded":
@@ -189,9 +194,12 @@ class BodyTemplate:
         elif path.name.endswith(".ejs"):
             sibling = next((path.with_suffix(s) for s in JINJA_SUFFIXES if path.with_suffix(s).is_file()), None)
             if sibling is None:
-                raise TemplateError(f"body template '{file}' is EJS; add a Jinja2 port beside it "
-                                    f"({path.with_suffix('.j2').name}) — the JavaScript EJS renderer "
-                                    "is not installed", status=400)
+                raise TemplateError(
+                    f"body template '{file}' is EJS; add a Jinja2 port beside it "
+                    f"({path.with_suffix('.j2').name}) — the JavaScript EJS renderer "
+                    "is not installed",
+                    status=400,
+                )
             engine, rendered = "jinja", sibling
         else:
             engine = "mustache"
@@ -214,8 +222,15 @@ class BodyTemplate:
         return render_body(self.engine, self.source, self.media_type, view, params, extra, self.path)
 
 
-def render_body(engine: str, source: str, media_type: str, view: ParamView, params: dict[str, Any],
-                extra: dict[str, Any], path: Path | None = None) -> str:
+def render_body(
+    engine: str,
+    source: str,
+    media_type: str,
+    view: ParamView,
+    params: dict[str, Any],
+    extra: dict[str, Any],
+    path: Path | None = None,
+) -> str:
     if engine == "form":
         return format_form(parse_template(source.strip()), view)
     if engine == "jinja" and path is not None:

@@ -14,13 +14,13 @@ every clause that names a file (``qlgate.trust``).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from ..errors import QlError
 
-MAX_NAME_CHARS = 1024        # a file name written in a table; longer is a typo or an attack
+MAX_NAME_CHARS = 1024  # a file name written in a table; longer is a typo or an attack
 
 
 class CodePathError(QlError):
@@ -38,12 +38,12 @@ class CodeDirs:
     roots: tuple[Path, ...] = ()
 
     @classmethod
-    def of(cls, search: Iterable[Path | str | None], roots: Iterable[Path | str | None] = ()) -> "CodeDirs":
+    def of(cls, search: Iterable[Path | str | None], roots: Iterable[Path | str | None] = ()) -> CodeDirs:
         dirs = tuple(dict.fromkeys(Path(d) for d in search if d is not None))
         resolved = tuple(dict.fromkeys(_resolve(Path(r)) for r in (*dirs, *roots) if r is not None))
         return cls(dirs, tuple(r for r in resolved if r is not None))
 
-    def plus(self, search: Iterable[Path | str | None], roots: Iterable[Path | str | None] = ()) -> "CodeDirs":
+    def plus(self, search: Iterable[Path | str | None], roots: Iterable[Path | str | None] = ()) -> CodeDirs:
         """These directories, then ``search`` (also trees)."""
         return CodeDirs.of((*self.search, *search), (*self.roots, *roots))
 

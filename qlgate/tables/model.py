@@ -27,6 +27,7 @@ UNSAFE_IN_HEADER = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 def _config_lookup(config: Any):
     def lookup(name: str) -> Any:
         return config if name == "config" else MISSING
+
     return lookup
 
 
@@ -97,7 +98,7 @@ class Mapping:
     block_merge: bool
     operation: str | None = None
     definition: ast.MappingDef | None = None
-    echo_risk: bool | None = field(default=None, repr=False, compare=False)   # see may_echo_secret
+    echo_risk: bool | None = field(default=None, repr=False, compare=False)  # see may_echo_secret
 
     def may_echo_secret(self, secrets: Any) -> bool:
         """Could an answer to this mapping's requests hold a config secret? Only if a
@@ -108,8 +109,11 @@ class Mapping:
             texts = [self.uri.raw, *(n.raw + v.raw for n, v in self.headers), *map(str, self.defaults.values())]
             if self.body is not None:
                 texts.append(self.body.source)
-            self.echo_risk = (self.patch is not None or self.auth is not None
-                              or any("config" in t or secrets.mask(t) != t for t in texts))
+            self.echo_risk = (
+                self.patch is not None
+                or self.auth is not None
+                or any("config" in t or secrets.mask(t) != t for t in texts)
+            )
         return self.echo_risk
 
     @property
@@ -134,11 +138,12 @@ class Table:
     # the config its templates read at run time; None: the engine's. A caller's inline
     # table sees only the public keys (qlgate.trust)
     config: dict[str, Any] | None = field(default=None, repr=False)
-    by_caller: bool = False      # defined in a caller's script: the headers it may set are limited
+    by_caller: bool = False  # defined in a caller's script: the headers it may set are limited
 
 
-def compile_table(create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file: str | None = None,
-                  view_only: bool = False) -> Table:
+def compile_table(
+    create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file: str | None = None, view_only: bool = False
+) -> Table:
     """Build a Table; the files it names (templates, patches) are found through ``dirs``.
     ``view_only``: a caller's inline table; ``config`` is all the config it may ever read."""
     mappings: dict[str, Mapping] = {}
@@ -151,22 +156,57 @@ def compile_table(create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file:
             e.line = e.line or (m.pos.line if m.pos else create.pos.line)
             raise
         uri = partial_interpolate(parse_template(m.uri), config)
-        headers = tuple((partial_interpolate(parse_template(p.name), config),
-                         partial_interpolate(p.value.template, config) if isinstance(p.value, ast.TextOperand)
-                         else parse_template(to_text(operand_default(p.value, config))))
-                        for p in m.headers)
+        headers = tuple(
+            (
+                partial_interpolate(parse_template(p.name), config),
+                partial_interpolate(p.value.template, config)
+                if isinstance(p.value, ast.TextOperand)
+                else parse_template(to_text(operand_default(p.value, config))),
+            )
+            for p in m.headers
+        )
         for name, value in headers:
             if UNSAFE_IN_HEADER.search(name.raw + value.raw):
-                raise QlError(f"header '{name.raw[:60]}' holds a line break or another control character "
-                              "(not allowed in HTTP headers)", status=400, line=m.pos.line if m.pos else None)
+                raise QlError(
+                    f"header '{name.raw[:60]}' holds a line break or another control character "
+                    "(not allowed in HTTP headers)",
+                    status=400,
+                    line=m.pos.line if m.pos else None,
+                )
         defaults = {p.name: operand_default(p.value, config) for p in m.defaults}
-        aliases = {p.name: (p.value.template.raw if isinstance(p.value, ast.TextOperand)
-                            else to_text(operand_default(p.value, config))) for p in m.aliases}
+        aliases = {
+            p.name: (
+                p.value.template.raw
+                if isinstance(p.value, ast.TextOperand)
+                else to_text(operand_default(p.value, config))
+            )
+            for p in m.aliases
+        }
         mappings[m.kind] = Mapping(
-            table=create.name, kind=m.kind, method=m.method, uri=uri, headers=headers,
-            defaults=defaults, aliases=aliases, patch=patch, body=body, auth=auth,
-            resultset=m.resultset or "", expires=m.expires,
+            table=create.name,
+            kind=m.kind,
+            method=m.method,
+            uri=uri,
+            headers=headers,
+            defaults=defaults,
+            aliases=aliases,
+            patch=patch,
+            body=body,
+            auth=auth,
+            resultset=m.resultset or "",
+            expires=m.expires,
             block_merge=any(t.block for t in uri.tokens) or bool(body and body.foreach),
-            operation=m.operation, definition=m)
-    return Table(create.name, mappings, create.doc, file, create.pos.line, create.connector, create,
-                 config=config if view_only else None, by_caller=view_only)
+            operation=m.operation,
+            definition=m,
+        )
+    return Table(
+        create.name,
+        mappings,
+        create.doc,
+        file,
+        create.pos.line,
+        create.connector,
+        create,
+        config=config if view_only else None,
+        by_caller=view_only,
+    )

@@ -5,7 +5,8 @@ lower layers; ``null`` does.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from ..values import MISSING
 
@@ -15,14 +16,34 @@ class ParamView:
     variables, request query, request headers, connection facts, defaults,
     config. Defaults are resolved lazily because they may refer to the others."""
 
-    __slots__ = ("private", "binding", "statement", "variables", "query", "headers",
-                 "connection", "_defaults", "_resolve_default", "config", "_resolved")
+    __slots__ = (
+        "_defaults",
+        "_resolve_default",
+        "_resolved",
+        "binding",
+        "config",
+        "connection",
+        "headers",
+        "private",
+        "query",
+        "statement",
+        "variables",
+    )
 
-    def __init__(self, *, statement: Mapping[str, Any], variables: Mapping[str, Any],
-                 query: Mapping[str, Any] | None = None, headers: Mapping[str, Any] | None = None,
-                 connection: Mapping[str, Any] | None = None, defaults: Mapping[str, Any] | None = None,
-                 resolve_default: Callable[[Any, "ParamView"], Any] | None = None,
-                 config: Any = None, private: dict | None = None, binding: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        *,
+        statement: Mapping[str, Any],
+        variables: Mapping[str, Any],
+        query: Mapping[str, Any] | None = None,
+        headers: Mapping[str, Any] | None = None,
+        connection: Mapping[str, Any] | None = None,
+        defaults: Mapping[str, Any] | None = None,
+        resolve_default: Callable[[Any, ParamView], Any] | None = None,
+        config: Any = None,
+        private: dict | None = None,
+        binding: Mapping[str, Any] | None = None,
+    ):
         self.private: dict[str, Any] = {} if private is None else private
         self.binding = binding or {}
         self.statement = statement
@@ -35,18 +56,25 @@ class ParamView:
         self.config = config if config is not None else {}
         self._resolved: dict[str, Any] = {}
 
-    def fork(self, binding: Mapping[str, Any]) -> "ParamView":
+    def fork(self, binding: Mapping[str, Any]) -> ParamView:
         """A view for one request of a fan-out: own private layer, own binding."""
-        view = ParamView(statement=self.statement, variables=self.variables, query=self.query,
-                         headers=self.headers, connection=self.connection, defaults=self._defaults,
-                         resolve_default=self._resolve_default, config=self.config,
-                         private=dict(self.private), binding={**self.binding, **binding})
+        view = ParamView(
+            statement=self.statement,
+            variables=self.variables,
+            query=self.query,
+            headers=self.headers,
+            connection=self.connection,
+            defaults=self._defaults,
+            resolve_default=self._resolve_default,
+            config=self.config,
+            private=dict(self.private),
+            binding={**self.binding, **binding},
+        )
         view._resolved = self._resolved
         return view
 
     def _layers(self) -> tuple[Mapping[str, Any], ...]:
-        return (self.private, self.binding, self.statement, self.variables,
-                self.query, self.headers, self.connection)
+        return (self.private, self.binding, self.statement, self.variables, self.query, self.headers, self.connection)
 
     def default(self, name: str) -> Any:
         if name not in self._defaults:
@@ -119,7 +147,7 @@ class ParamView:
 
 
 def _is_config(name: str) -> bool:
-    return name == "config" or name.startswith("config.") or name.startswith("config[")
+    return name == "config" or name.startswith(("config.", "config["))
 
 
 def nest_dotted(params: dict[str, Any]) -> dict[str, Any]:
@@ -129,13 +157,14 @@ def nest_dotted(params: dict[str, Any]) -> dict[str, Any]:
     added (the config among them is shared by every request). ``config.…`` names are
     not nested: the config is the deployer's."""
     out = dict(params)
-    own: set[int] = {id(out)}          # objects made here, free to change
+    own: set[int] = {id(out)}  # objects made here, free to change
     for key, value in params.items():
         if "." not in key or _is_config(key):
             continue
         parts = key.split(".")
-        node = out
+        node: dict[str, Any] | None = out
         for part in parts[:-1]:
+            assert node is not None  # only the break below sets None, and it leaves the loop
             child = node.get(part, MISSING)
             if child is MISSING:
                 child = {}

@@ -1,28 +1,36 @@
 """Monkey patch modules (spec §11): Python modules defining hook functions that
 take one ``ctx`` argument, plain or ``async``, and the ``MutableURI`` they edit.
+Which hooks there are, what each ``ctx`` holds and what each answer means is
+declared in ``hookspecs``; this module loads the modules and calls their hooks.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import inspect
+import logging
 import sys
 import threading
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
 from ..errors import PatchError, QlError
 from .files import CodeDirs
 
-HOOKS = ("validate_param", "patch_uri", "patch_headers", "body_template", "patch_body",
-         "compute_key", "parse_response", "patch_media_type", "patch_status", "patch_response", "auth")
+if TYPE_CHECKING:
+    from ..engine.context import RequestInfo
+    from .hookspecs import Context, StatementInfo, TableInfo
+    from .params import ParamView
 
 _lock = threading.Lock()
-_modules: dict[Path, Any] = {}
+_modules: dict[Path, ModuleType] = {}
 
 
-def load_module(file: str, dirs: CodeDirs, *, what: str = "patch") -> Any:
+def load_module(file: str, dirs: CodeDirs, *, what: str = "patch") -> ModuleType:
     """Load (once) the Python module ``file`` names, found through ``dirs`` (inside
     the deployment's trees only); ``.js`` names resolve to ``.py``."""
     name = file[:-3] + ".py" if file.endswith(".js") else file
@@ -37,33 +45,84 @@ def load_module(file: str, dirs: CodeDirs, *, what: str = "patch") -> Any:
             module = importlib.util.module_from_spec(spec)
             try:
                 spec.loader.exec_module(module)
-            except Exception as e:  # a broken user module is a typed error, not a traceback
-                raise QlError(f"{what} module {path.name} failed to load: {type(e).__name__}: {e}",
-                              status=400) from None
+            except Exception as e:  # noqa: BLE001 — a broken user module is a typed error, not a traceback
+                raise QlError(
+                    f"{what} module {path.name} failed to load: {type(e).__name__}: {e}", status=400
+                ) from None
             sys.modules[mod_name] = module
             _modules[path] = module
     return module
 
 
 class Patch:
-    """The hooks one patch module defines."""
+    """The hooks one patch (or auth) module defines, found by the names in
+    ``hookspecs.HOOKS`` when its table loads."""
 
-    def __init__(self, module: Any, file: str):
+    def __init__(self, module: ModuleType, file: str):
         self.module = module
         self.file = file
-        self.hooks = {h: getattr(module, h) for h in HOOKS if callable(getattr(module, h, None))}
+        self.hooks: dict[str, Callable[..., Any]] = hooks_of(module, file)
 
     def has(self, hook: str) -> bool:
         return hook in self.hooks
 
-    async def call(self, hook: str, ctx: "HookContext", *, table: str) -> Any:
+    async def call(self, hook: str, ctx: Context, *, table: str) -> Any:
         ctx.hook = hook
-        return await call_user_code(self.hooks[hook], (ctx,), lambda e: PatchError(
-            f"{hook} of {table} ({self.file}) raised {type(e).__name__}: {e}",
-            status=getattr(e, "status", 500) if isinstance(getattr(e, "status", None), int) else 500))
+        return await call_user_code(
+            self.hooks[hook],
+            (ctx,),
+            lambda e: PatchError(
+                f"{hook} of {table} ({self.file}) raised {type(e).__name__}: {e}",
+                status=getattr(e, "status", 500) if isinstance(getattr(e, "status", None), int) else 500,
+            ),
+        )
 
 
-async def call_user_code(fn: Any, args: tuple, wrap: Any) -> Any:
+# a function this close to a hook's name is taken for a misspelling of it (patch_url, patch_header);
+# short names are left out, where a letter more is a word of its own (oauth is no auth)
+_NEAR = 0.88
+_SHORTEST_NEAR = 8
+
+
+def hooks_of(module: ModuleType, file: str) -> dict[str, Callable[..., Any]]:
+    """The hooks ``module`` defines. A function of its own named like a hook that is
+    none — ql.io's camelCase (``patchUri``), a misspelling (``patch_url``) — is
+    refused, naming the hook meant: ignored, it would leave every request unpatched
+    without a word. Helpers start with ``_``; what the module imports is not looked at."""
+    # imported here, not with the package: ``python3 -m qlgate.tables.hookspecs`` must run it
+    # as a script before anything has imported it as a module
+    from .hookspecs import HOOKS
+
+    hooks = {name: fn for name in HOOKS if callable(fn := getattr(module, name, None))}
+    for name, value in vars(module).items():
+        if (
+            name in HOOKS
+            or name.startswith("_")
+            or not inspect.isfunction(value)
+            or value.__module__ != module.__name__
+        ):
+            continue
+        meant = _hook_meant(name, HOOKS)
+        if meant is not None:
+            raise QlError(
+                f"{Path(file).name}: {name}() is not a hook; did you mean {meant}()? (the hooks are "
+                f"{', '.join(HOOKS)}; start a helper's name with _)",
+                status=400,
+            )
+    return hooks
+
+
+def _hook_meant(name: str, hooks: Iterable[str]) -> str | None:
+    """The hook ``name`` looks like a spelling of, if any."""
+    squashed = name.replace("_", "").lower()
+    if (same := next((hook for hook in hooks if hook.replace("_", "") == squashed), None)) is not None:
+        return same
+    long_ones = [hook for hook in hooks if len(hook) >= _SHORTEST_NEAR]
+    close = difflib.get_close_matches(name.lower(), long_ones, n=1, cutoff=_NEAR)
+    return close[0] if close else None
+
+
+async def call_user_code(fn: Callable[..., Any], args: tuple[Any, ...], wrap: Callable[[Exception], QlError]) -> Any:
     """Call a user's function, plain or async; its exceptions become ``wrap(e)``
     (a typed QlError) so a broken patch or UDF never escapes as a traceback."""
     try:
@@ -73,23 +132,41 @@ async def call_user_code(fn: Any, args: tuple, wrap: Any) -> Any:
         return result
     except QlError:
         raise
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 — whatever user code raises becomes the typed error
         raise wrap(e) from None
 
 
 class HookContext:
-    """The ``ctx`` handed to hooks: attribute access to whatever the hook needs."""
+    """The ``ctx`` a hook (and a UDF, spec §12) receives: the engine's keyword
+    arguments as attributes. For a hook's author its type is ``hookspecs.Context``
+    and that hook's own Protocol there; the attributes every hook gets are declared
+    here as well, so that a ``HookContext`` is a ``Context`` to the type checker."""
 
-    def __init__(self, **attrs: Any):
+    hook: str
+    table: TableInfo
+    statement: StatementInfo
+    params: ParamView
+    config: Mapping[str, Any]
+    vars: Mapping[str, Any]
+    request: RequestInfo | None
+
+    def __init__(self, **attrs: Any) -> None:
         self.__dict__.update(attrs)
 
     def log(self, level: str, message: str) -> None:
-        import logging
+        """Python logging, where the engine passes no ``log`` of its own (a UDF's ``ctx``)."""
         logging.getLogger("qlgate.patch").log(
-            {"error": logging.ERROR, "warn": logging.WARNING}.get(level, logging.INFO), message)
+            {"error": logging.ERROR, "warn": logging.WARNING}.get(level, logging.INFO), message
+        )
 
     def __repr__(self) -> str:
         return f"HookContext({', '.join(sorted(self.__dict__))})"
+
+
+if TYPE_CHECKING:
+
+    def _is_a_context(ctx: HookContext) -> Context:
+        return ctx  # never runs: mypy checks that the ctx the engine builds is what hooks are told
 
 
 class MutableURI:
@@ -97,7 +174,7 @@ class MutableURI:
 
     def __init__(self, text: str):
         self._text = text
-        self._parsed = False   # parsed on first use: most requests never look inside
+        self._parsed = False  # parsed on first use: most requests never look inside
 
     def _parse(self) -> None:
         parts = urlsplit(self._text)
@@ -149,24 +226,25 @@ class MutableURI:
             return None
         return values[0] if len(values) == 1 else values
 
-    def add_param(self, name: str, value: Any) -> "MutableURI":
+    def add_param(self, name: str, value: Any) -> MutableURI:
         from ..values import to_text
+
         self._query.append((name, to_text(value)))
         self._modified = True
         return self
 
-    def set_param(self, name: str, value: Any) -> "MutableURI":
+    def set_param(self, name: str, value: Any) -> MutableURI:
         self._query = [(k, v) for k, v in self._query if k != name]
         return self.add_param(name, value)
 
-    def remove_param(self, name: str, value: Any = None) -> "MutableURI":
+    def remove_param(self, name: str, value: Any = None) -> MutableURI:
         from ..values import to_text
-        self._query = [(k, v) for k, v in self._query
-                       if not (k == name and (value is None or v == to_text(value)))]
+
+        self._query = [(k, v) for k, v in self._query if not (k == name and (value is None or v == to_text(value)))]
         self._modified = True
         return self
 
-    def remove_empty_params(self) -> "MutableURI":
+    def remove_empty_params(self) -> MutableURI:
         self._query = [(k, v) for k, v in self._query if v != ""]
         self._modified = True
         return self

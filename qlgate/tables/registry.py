@@ -8,9 +8,10 @@ suffix is an error listing the candidates.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import AmbiguousTable, QlError, QlSyntaxError, TableNotFound
 from ..lang import ast
@@ -24,6 +25,7 @@ log = logging.getLogger("qlgate.tables")
 @dataclass(frozen=True)
 class LoadProblem:
     """A file that failed to compile: reported as ``file:line:col: message``."""
+
     file: str
     line: int
     column: int
@@ -36,7 +38,7 @@ class LoadProblem:
 class TableRegistry:
     """Tables by name with suffix resolution; overlays shadow it per script run."""
 
-    def __init__(self, tables: Iterable[Table] = (), parent: "TableRegistry | None" = None):
+    def __init__(self, tables: Iterable[Table] = (), parent: TableRegistry | None = None):
         self._tables: dict[str, Table] = {}
         self._suffixes: dict[str, list[str]] | None = None
         self.parent = parent
@@ -87,8 +89,9 @@ class TableRegistry:
         if len(candidates) == 1:
             return self.get(candidates[0])
         if len(candidates) > 1:
-            raise AmbiguousTable(f"table name '{name}' is ambiguous: " + ", ".join(sorted(candidates)),
-                                 candidates=sorted(candidates))
+            raise AmbiguousTable(
+                f"table name '{name}' is ambiguous: " + ", ".join(sorted(candidates)), candidates=sorted(candidates)
+            )
         return None
 
     def get(self, name: str) -> Table:
@@ -98,8 +101,9 @@ class TableRegistry:
         return table
 
 
-def load_tables_dir(directory: str | Path | None, config: Any, *,
-                    patch_paths: list[Path] | None = None) -> tuple[TableRegistry, list[LoadProblem]]:
+def load_tables_dir(
+    directory: str | Path | None, config: Any, *, patch_paths: list[Path] | None = None
+) -> tuple[TableRegistry, list[LoadProblem]]:
     """Compile every ``*.ql`` file under ``directory``; bad files are reported, not fatal.
     The files a table names resolve beside it, then in ``patch_paths``, and stay inside
     the tables tree or those paths."""
@@ -125,16 +129,20 @@ def load_tables_dir(directory: str | Path | None, config: Any, *,
         for item in script.items:
             creates = [c for c in getattr(item, "choices", ()) if isinstance(c, ast.CreateTable)]
             if not creates:
-                log.warning("%s:%s: statements other than create table are ignored in table files",
-                            rel, getattr(getattr(item, "pos", None), "line", 1))
+                log.warning(
+                    "%s:%s: statements other than create table are ignored in table files",
+                    rel,
+                    getattr(getattr(item, "pos", None), "line", 1),
+                )
                 continue
             for create in creates:
                 try:
                     dirs = CodeDirs((file.parent, *shared.search), shared.roots)
                     table = compile_table(create, config, dirs, file=rel)
                 except QlError as e:
-                    problems.append(LoadProblem(rel, e.line or create.pos.line, e.column or create.pos.column,
-                                                e.message))
+                    problems.append(
+                        LoadProblem(rel, e.line or create.pos.line, e.column or create.pos.column, e.message)
+                    )
                     continue
                 if create.name in origin_of:
                     log.warning("table %s in %s replaces the one in %s", create.name, rel, origin_of[create.name])

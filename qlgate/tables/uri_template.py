@@ -24,6 +24,7 @@ def encode_component(text: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Expanded:
     """One formatted URI and the parameter value that forked it, if any."""
+
     uri: str
     binding: dict[str, Any]
 
@@ -69,8 +70,9 @@ def expand(template: Template, view: ParamView, *, table: str = "") -> list[Expa
         name, value = token_value(part, view)
         if _is_empty(value):
             if part.required:
-                raise MissingParameter(f"missing required parameter '{name or part.raw}' "
-                                       f"for {table or 'table'}", param=name)
+                raise MissingParameter(
+                    f"missing required parameter '{name or part.raw}' for {table or 'table'}", param=name
+                )
             _append(prefix, suffixes, "")
             continue
         if isinstance(value, list):
@@ -82,15 +84,20 @@ def expand(template: Template, view: ParamView, *, table: str = "") -> list[Expa
                 continue
             else:
                 if suffixes is not None:
-                    raise StatementError(f"URI template of {table or 'table'} forks on two tokens "
-                                         f"('{fork_name}' and '{name}'); only one may fan out", status=400)
+                    raise StatementError(
+                        f"URI template of {table or 'table'} forks on two tokens "
+                        f"('{fork_name}' and '{name}'); only one may fan out",
+                        status=400,
+                    )
                 fork_name = name
                 if part.multi:
                     unique = sorted({to_text(v) for v in value})
                     n = part.max_values or len(unique)
-                    fork_values = [unique[i:i + n] for i in range(0, len(unique), n)]
-                    suffixes = [[encode_component(",".join(batch)) if not part.no_encode else ",".join(batch)]
-                                for batch in fork_values]
+                    fork_values = [unique[i : i + n] for i in range(0, len(unique), n)]
+                    suffixes = [
+                        [encode_component(",".join(batch)) if not part.no_encode else ",".join(batch)]
+                        for batch in fork_values
+                    ]
                 else:
                     fork_values = list(value)
                     suffixes = [[_format_scalar(v, part)] for v in fork_values]
@@ -99,8 +106,10 @@ def expand(template: Template, view: ParamView, *, table: str = "") -> list[Expa
     base = "".join(prefix)
     if suffixes is None:
         return [Expanded(base, {})]
-    return [Expanded(base + "".join(branch), {fork_name: value} if fork_name else {})
-            for branch, value in zip(suffixes, fork_values)]
+    return [
+        Expanded(base + "".join(branch), {fork_name: value} if fork_name else {})
+        for branch, value in zip(suffixes, fork_values)
+    ]
 
 
 def _append(prefix: list[str], suffixes: list[list[str]] | None, text: str) -> None:

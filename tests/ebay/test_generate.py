@@ -11,7 +11,9 @@ from qlgate.tables.registry import load_tables_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT.parent / "shared" / "ebay" / "catalog.json"
-needs_catalog = pytest.mark.skipif(not CATALOG.exists(), reason="../shared/ebay/catalog.json is not beside this checkout")
+needs_catalog = pytest.mark.skipif(
+    not CATALOG.exists(), reason="../shared/ebay/catalog.json is not beside this checkout"
+)
 
 
 @needs_catalog
@@ -32,13 +34,23 @@ def test_every_catalog_call_has_a_table_with_its_verbs():
     for call in catalog["not_covered_by_ql_io_tables"]:
         assert registry.get(f"ebay.{call['service']}.{call['call']}")
     assert len([n for n in registry.names() if n.startswith("ebay.")]) == (
-        catalog["counts"]["total"] + catalog["counts"]["not_covered"])
+        catalog["counts"]["total"] + catalog["counts"]["not_covered"]
+    )
 
 
 def test_tables_read_every_endpoint_and_credential_from_config():
-    registry, _ = load_tables_dir(ROOT / "tables", {"tables": {"ebay": {
-        "trading": {"gateway": "http://T", "version": "9", "siteid": "3", "eBayAuthToken": "tok"},
-        "finding": {"gateway": "http://F", "appname": "app"}, "shopping": {"gateway": "http://S"}}}})
+    registry, _ = load_tables_dir(
+        ROOT / "tables",
+        {
+            "tables": {
+                "ebay": {
+                    "trading": {"gateway": "http://T", "version": "9", "siteid": "3", "eBayAuthToken": "tok"},
+                    "finding": {"gateway": "http://F", "appname": "app"},
+                    "shopping": {"gateway": "http://S"},
+                }
+            }
+        },
+    )
     for table in registry.tables():
         for mapping in table.mappings.values():
             assert mapping.uri.raw.startswith(("http://T", "http://F", "http://S")), table.name

@@ -25,11 +25,30 @@ def test_warning_and_success_stay_successes():
 
 
 def test_finding_json_failure_and_framework_errors():
-    body = {"findItemsByKeywordsResponse": [{"ack": ["Failure"], "errorMessage": [{"error": [
-        {"errorId": ["2"], "severity": ["Error"], "category": ["Request"], "message": ["Keywords value required."]}]}]}]}
+    body = {
+        "findItemsByKeywordsResponse": [
+            {
+                "ack": ["Failure"],
+                "errorMessage": [
+                    {
+                        "error": [
+                            {
+                                "errorId": ["2"],
+                                "severity": ["Error"],
+                                "category": ["Request"],
+                                "message": ["Keywords value required."],
+                            }
+                        ]
+                    }
+                ],
+            }
+        ]
+    }
     with pytest.raises(EbayError, match="2 Error: Keywords value required"):
         check_ack("f", 200, body)
-    framework = {"errorMessage": {"error": {"errorId": 11002, "category": "System", "message": "Authentication failed"}}}
+    framework = {
+        "errorMessage": {"error": {"errorId": 11002, "category": "System", "message": "Authentication failed"}}
+    }
     with pytest.raises(EbayError) as info:
         check_ack("f", 500, framework)
     assert info.value.status == 502

@@ -6,8 +6,10 @@ from qlgate.errors import QlError, UpstreamTimeout
 from tests.conftest import run
 
 SECRET = "tok-9f8e7d6c5b4a"
-TABLE = {"t.ql": "create table t on select get from '{config.base}/t?auth={config.token}&n={n}'",
-         "slow.ql": "create table slow.thing on select get from '{config.base}/slow'"}
+TABLE = {
+    "t.ql": "create table t on select get from '{config.base}/t?auth={config.token}&n={n}'",
+    "slow.ql": "create table slow.thing on select get from '{config.base}/slow'",
+}
 
 
 async def test_calls_are_recorded_with_masked_urls_and_parallelism(upstream, engine_for):
@@ -17,7 +19,7 @@ async def test_calls_are_recorded_with_masked_urls_and_parallelism(upstream, eng
     report = result.diagnostics.to_dict()
     assert [c["status"] for c in report["calls"]] == [200, 200]
     assert all("****" in c["url"] and SECRET not in c["url"] for c in report["calls"])
-    assert report["calls_ms"] >= 100 and report["total_ms"] < report["calls_ms"]   # ran in parallel
+    assert report["calls_ms"] >= 100 and report["total_ms"] < report["calls_ms"]  # ran in parallel
     assert report["parallelism"] > 1.5
     assert SECRET not in result.diagnostics.render()
 

@@ -1,11 +1,11 @@
 """Every patch hook of spec §11, plain and async."""
 
-from qlgate.errors import InvalidParameter, PatchError
 import pytest
 
+from qlgate.errors import InvalidParameter, PatchError
 from tests.conftest import run
 
-PATCH = '''
+PATCH = """
 import json
 
 def validate_param(ctx):
@@ -32,13 +32,14 @@ def patch_status(ctx):
 
 def patch_response(ctx):
     return {"wrapped": ctx.body, "seen": ctx.params["seen"]}
-'''
+"""
 
 
 @pytest.fixture
 def engine(engine_for):
-    return engine_for({"p.ql": "create table p on select post to '{config.base}/p?q={q}&e={e}' using patch 'p.py'",
-                       "p.py": PATCH})
+    return engine_for(
+        {"p.ql": "create table p on select post to '{config.base}/p?q={q}&e={e}' using patch 'p.py'", "p.py": PATCH}
+    )
 
 
 async def test_hooks_see_and_shape_the_request_and_response(upstream, engine):
@@ -52,7 +53,9 @@ async def test_hooks_see_and_shape_the_request_and_response(upstream, engine):
 async def test_patch_uri_can_scatter(upstream, engine):
     upstream.reply("POST", "/p", json_body=[1])
     assert await run(engine, 'select * from p where q = "x" and twice = true') == {
-        "wrapped": [1, 1], "seen": ["uri", "uri"]}
+        "wrapped": [1, 1],
+        "seen": ["uri", "uri"],
+    }
     assert len(upstream.requests) == 2
 
 
@@ -70,17 +73,26 @@ async def test_patch_status_turns_a_200_into_a_failure(upstream, engine):
 
 
 async def test_a_raising_hook_is_a_typed_error(upstream, engine_for):
-    engine = engine_for({"b.ql": "create table b on select get from '{config.base}/b' using patch 'b.js'",
-                         "b.py": "def patch_uri(ctx):\n    raise ValueError('no')\n"})
+    engine = engine_for(
+        {
+            "b.ql": "create table b on select get from '{config.base}/b' using patch 'b.js'",
+            "b.py": "def patch_uri(ctx):\n    raise ValueError('no')\n",
+        }
+    )
     with pytest.raises(PatchError, match="patch_uri of b .*ValueError: no"):
         await run(engine, "select * from b")
 
 
 async def test_auth_modules_can_refuse_a_request(upstream, engine_for):
     from qlgate.errors import AuthRejected
+
     upstream.reply("GET", "/a", json_body={"ok": 1})
-    engine = engine_for({"a.ql": "create table a on select get from '{config.base}/a?u={user}' auth using 'guard.py'",
-                         "guard.py": "async def auth(ctx):\n    return ctx.params.get('user') == 'sam'\n"})
+    engine = engine_for(
+        {
+            "a.ql": "create table a on select get from '{config.base}/a?u={user}' auth using 'guard.py'",
+            "guard.py": "async def auth(ctx):\n    return ctx.params.get('user') == 'sam'\n",
+        }
+    )
     assert await run(engine, 'select * from a where user = "sam"') == {"ok": 1}
     with pytest.raises(AuthRejected) as info:
         await run(engine, 'select * from a where user = "eve"')
@@ -89,6 +101,7 @@ async def test_auth_modules_can_refuse_a_request(upstream, engine_for):
 
 async def test_connector_tables_fail_clearly(engine_for):
     from qlgate.errors import UnsupportedVerb
+
     engine = engine_for({"m.ql": "create table m via mongo on select do find at 'db.items'"})
     with pytest.raises(UnsupportedVerb, match="connector 'mongo'"):
         await run(engine, "select * from m")

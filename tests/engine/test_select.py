@@ -5,8 +5,10 @@ import pytest
 from qlgate.errors import CompileError
 from tests.conftest import Reply, run
 
-FIND_XML = ("<r><item><itemId>1</itemId><title>Boots</title><price currencyId='USD'>9.5</price></item>"
-            "<item><itemId>2</itemId><title>Tent</title><price currencyId='USD'>80</price></item></r>")
+FIND_XML = (
+    "<r><item><itemId>1</itemId><title>Boots</title><price currencyId='USD'>9.5</price></item>"
+    "<item><itemId>2</itemId><title>Tent</title><price currencyId='USD'>80</price></item></r>"
+)
 FIND = "create table find on select get from '{config.base}/find?q={^q}&n={limit}&o={offset}' resultset 'r.item'"
 
 
@@ -16,7 +18,9 @@ async def test_projection_shapes(upstream, engine_for):
     assert await run(engine, "select itemId from find where q = 'x'") == [1, 2]
     assert await run(engine, "select itemId, price.$t from find where q = 'x'") == [[1, 9.5], [2, 80]]
     assert await run(engine, "select title as t, price.currencyId as c from find where q = 'x'") == [
-        {"t": "Boots", "c": "USD"}, {"t": "Tent", "c": "USD"}]
+        {"t": "Boots", "c": "USD"},
+        {"t": "Tent", "c": "USD"},
+    ]
 
 
 async def test_limit_and_offset_are_sent_and_limit_applied(upstream, engine_for):
@@ -28,6 +32,7 @@ async def test_limit_and_offset_are_sent_and_limit_applied(upstream, engine_for)
 
 async def test_in_memory_where_uses_loose_equality_and_limit_offset():
     from qlgate.engine.engine import Engine
+
     async with Engine() as engine:
         rows = [{"id": "1", "c": "red"}, {"id": 2, "c": "blue"}, {"id": 3, "c": "red"}]
         script = 'select id from rows where c = "red" and id in (1, "3")'
@@ -37,18 +42,27 @@ async def test_in_memory_where_uses_loose_equality_and_limit_offset():
 
 async def test_join_with_a_table_joiner_makes_one_lookup_per_row(upstream, engine_for):
     upstream.reply("GET", "/find", text=FIND_XML, content_type="application/xml")
-    upstream.handler("GET", "/detail", lambda req, body: Reply(
-        body=('{"d": {"id": "%s", "stock": %s}}' % (req.query["id"], int(req.query["id"]) * 10)).encode()))
-    engine = engine_for({"f.ql": FIND + "\ncreate table detail on select get from '{config.base}/detail?id={id}' "
-                                        "resultset 'd'"})
-    result = await run(engine, "select f.title as title, d.stock as stock from find as f, detail as d "
-                               "where f.q = 'x' and d.id = f.itemId")
+    upstream.handler(
+        "GET",
+        "/detail",
+        lambda req, body: Reply(
+            body=('{"d": {"id": "%s", "stock": %s}}' % (req.query["id"], int(req.query["id"]) * 10)).encode()
+        ),
+    )
+    engine = engine_for(
+        {"f.ql": FIND + "\ncreate table detail on select get from '{config.base}/detail?id={id}' resultset 'd'"}
+    )
+    result = await run(
+        engine,
+        "select f.title as title, d.stock as stock from find as f, detail as d where f.q = 'x' and d.id = f.itemId",
+    )
     assert result == [{"title": "Boots", "stock": 10}, {"title": "Tent", "stock": 20}]
     assert sorted(r.query.get("id", "") for r in upstream.requests if r.path == "/detail") == ["1", "2"]
 
 
 async def test_join_rules_are_checked_at_compile_time():
     from qlgate.engine.engine import Engine
+
     async with Engine() as engine:
         with pytest.raises(CompileError, match="must start with one of the aliases"):
             await run(engine, "select x from a as a, b as b where a.id = b.id", context={"a": [], "b": []})
@@ -58,21 +72,34 @@ async def test_subselect_feeds_an_in_fan_out(upstream, engine_for):
     upstream.reply("GET", "/find", text=FIND_XML, content_type="application/xml")
     for i in (1, 2):
         upstream.reply("GET", f"/item/{i}", json_body={"Item": {"Title": f"T{i}"}})
-    engine = engine_for({"f.ql": FIND + "\ncreate table item on select get from '{config.base}/item/{id}' "
-                                        "resultset 'Item'"})
+    engine = engine_for(
+        {"f.ql": FIND + "\ncreate table item on select get from '{config.base}/item/{id}' resultset 'Item'"}
+    )
     assert await run(engine, "select Title from item where id in (select itemId from find where q = 'x')") == [
-        "T1", "T2"]
+        "T1",
+        "T2",
+    ]
 
 
 async def test_show_tables_and_describe_mask_secrets(engine_for):
-    engine = engine_for({"f.ql": "-- Finds things.\ncreate table find on select get from '{config.base}/f?q={^q}' "
-                                 "using headers 'X-Token' = '{config.token}' using defaults n = 5"},
-                        config={"token": "s3cr3t-token-value"})
+    engine = engine_for(
+        {
+            "f.ql": "-- Finds things.\ncreate table find on select get from '{config.base}/f?q={^q}' "
+            "using headers 'X-Token' = '{config.token}' using defaults n = 5"
+        },
+        config={"token": "s3cr3t-token-value"},
+    )
     tables = await run(engine, "show tables")
     assert tables == [{"name": "find", "about": "/table?name=find", "info": "<p>Finds things.</p>"}]
     described = await run(engine, "describe find")
-    assert described["select"]["params"][0] == {"name": "q", "required": True, "multivalued": False, "max": None,
-                                                 "merge": "field", "encode": True}
+    assert described["select"]["params"][0] == {
+        "name": "q",
+        "required": True,
+        "multivalued": False,
+        "max": None,
+        "merge": "field",
+        "encode": True,
+    }
     assert "s3cr3t" not in str(described) and described["select"]["defaults"] == {"n": 5}
 
 

@@ -60,11 +60,11 @@ async def test_a_request_cancelled_as_its_slot_arrives_passes_the_slot_on():
     heir = asyncio.create_task(waiter("heir"))
     await asyncio.sleep(0)
     holder_release.set()
-    await asyncio.sleep(0)          # the holder leaves: its slot is handed to "doomed"...
-    doomed.cancel()                 # ...which is cancelled before it can resume
+    await asyncio.sleep(0)  # the holder leaves: its slot is handed to "doomed"...
+    doomed.cancel()  # ...which is cancelled before it can resume
     await asyncio.wait_for(asyncio.gather(hold, heir), 1)
     assert doomed.cancelled() and started == ["heir"]
-    async with window:              # and the slot came back: the window is whole again
+    async with window:  # and the slot came back: the window is whole again
         pass
 
 

@@ -5,11 +5,11 @@ from tests.conftest import run
 
 NOTES = {
     "notes.ql": "create table notes on insert post to '{config.base}/notes' "
-                "using bodyTemplate 'note.xml.mu' type 'application/xml' "
-                "on update put to '{config.base}/notes' using bodyTemplate 'note.json.j2' type 'application/json' "
-                "on delete delete '{config.base}/notes/{^id}'",
+    "using bodyTemplate 'note.xml.mu' type 'application/xml' "
+    "on update put to '{config.base}/notes' using bodyTemplate 'note.json.j2' type 'application/json' "
+    "on delete delete '{config.base}/notes/{^id}'",
     "note.xml.mu": "<Note>{{#params}}<Subject>{{subject}}</Subject>{{#Offer}}<Max>{{MaxBid}}</Max>{{/Offer}}"
-                   "{{/params}}</Note>",
+    "{{/params}}</Note>",
     "note.json.j2": '{"id": "{{ params.id }}", "text": "{{ params.text }}"}',
 }
 
@@ -44,11 +44,15 @@ async def test_delete_from_table_and_variables(upstream, engine_for):
     engine = engine_for(NOTES)
     assert await run(engine, 'delete from notes where id = "3"') == {"deleted": 3}
     assert await run(engine, 'a = [{"k": 1}, {"k": 2}]; b = delete from a where k = 1; return [ "{a}", "{b}" ]') == [
-        [{"k": 1}, {"k": 2}], [{"k": 2}]]
+        [{"k": 1}, {"k": 2}],
+        [{"k": 2}],
+    ]
 
 
 async def test_insert_into_a_variable_returns_a_copy():
     from qlgate.engine.engine import Engine
+
     async with Engine() as engine:
-        assert await run(engine, 'd = {"s": "draft"}; u = insert into d (s, n) values ("sent", 2); '
-                                 'return ["{d}", "{u}"]') == [{"s": "draft"}, {"s": "sent", "n": 2}]
+        assert await run(
+            engine, 'd = {"s": "draft"}; u = insert into d (s, n) values ("sent", 2); return ["{d}", "{u}"]'
+        ) == [{"s": "draft"}, {"s": "sent", "n": 2}]

@@ -1,7 +1,6 @@
 """The outbound client against a real loopback server: redirects, idle timeouts,
 size caps, content encodings and retries."""
 
-
 import pytest
 
 from qlgate.errors import UpstreamTimeout, UpstreamUnavailable
@@ -32,7 +31,7 @@ async def test_only_the_headers_a_request_carries_go_out(upstream, client):
     upstream.reply("*", "/h", json_body={})
     own = {"user-agent": "qlgate/x", "accept": "application/json", "accept-encoding": "gzip"}
     await client.send(HttpRequest("GET", upstream.base + "/h", own))
-    await client.send(HttpRequest("GET", upstream.base + "/h", {}))       # as after a patch took them away
+    await client.send(HttpRequest("GET", upstream.base + "/h", {}))  # as after a patch took them away
     await client.send(HttpRequest("POST", upstream.base + "/h", {}, b"x"))
     first, bare, post = upstream.requests
     assert {k: first.headers[k] for k in own} == own

@@ -21,10 +21,18 @@ def test_ucs2_without_bom_is_big_endian():
 
 
 def test_xml_shapes_and_coercion():
-    doc = ('<?xml version="1.0"?><!-- c --><r xmlns="urn:x" xmlns:p="urn:p"><p:item id="7" code="02134">'
-           '<name> No </name><n>-1.5e3</n><b>TRUE</b><![CDATA[<raw>]]></p:item><p:item/><e/></r>')
-    assert xml_to_json(doc) == {"r": {"xmlns": "urn:x", "xmlns:p": "urn:p", "p:item": [
-        {"id": 7, "code": "02134", "name": "No", "n": -1500.0, "b": True, "$t": "<raw>"}, {}], "e": {}}}
+    doc = (
+        '<?xml version="1.0"?><!-- c --><r xmlns="urn:x" xmlns:p="urn:p"><p:item id="7" code="02134">'
+        "<name> No </name><n>-1.5e3</n><b>TRUE</b><![CDATA[<raw>]]></p:item><p:item/><e/></r>"
+    )
+    assert xml_to_json(doc) == {
+        "r": {
+            "xmlns": "urn:x",
+            "xmlns:p": "urn:p",
+            "p:item": [{"id": 7, "code": "02134", "name": "No", "n": -1500.0, "b": True, "$t": "<raw>"}, {}],
+            "e": {},
+        }
+    }
 
 
 def test_external_entities_are_not_loaded(tmp_path):

@@ -20,7 +20,7 @@ from qlgate.jobs.archive import Archive
 
 
 def peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024      # Linux: kilobytes
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: kilobytes
 
 
 def open_on_cue(target: str) -> None:
@@ -32,9 +32,14 @@ def open_on_cue(target: str) -> None:
 
 def large(target: str, mib: int) -> None:
     archive = Archive.open(target)
-    item = json.dumps({"itemId": "v1|1234567890|0", "title": "Apple iPhone 15 Pro 256GB, unlocked",
-                       "price": {"value": "999.00", "currency": "USD"}}).encode()
-    data = b"[" + b",".join([item] * (mib * 2 ** 20 // (len(item) + 1))) + b"]"
+    item = json.dumps(
+        {
+            "itemId": "v1|1234567890|0",
+            "title": "Apple iPhone 15 Pro 256GB, unlocked",
+            "price": {"value": "999.00", "currency": "USD"},
+        }
+    ).encode()
+    data = b"[" + b",".join([item] * (mib * 2**20 // (len(item) + 1))) + b"]"
     gc.collect()
     before = peak_mib()
     archive.put_result(1, 1, data)
@@ -42,7 +47,9 @@ def large(target: str, mib: int) -> None:
     back = archive.get_result(1, 1)
     read = peak_mib()
     archive.close()
-    print(json.dumps({"bytes": len(data), "same": back == data, "put_mib": written - before, "get_mib": read - written}))
+    print(
+        json.dumps({"bytes": len(data), "same": back == data, "put_mib": written - before, "get_mib": read - written})
+    )
 
 
 if __name__ == "__main__":

@@ -29,17 +29,37 @@ ROOT = Path(__file__).resolve().parents[2]
 class Cluster:
     """``server_lag_s``: the ensemble's syncLimit × tickTime (LocalEnsemble: 2 s)."""
 
-    def __init__(self, hosts: str, work: Path, observer, *, session_s: float = 2.0, call_timeout_s: float = 3.0,
-                 stop_timeout_s: float = 5.0, server_lag_s: float = 2.0):
+    def __init__(
+        self,
+        hosts: str,
+        work: Path,
+        observer,
+        *,
+        session_s: float = 2.0,
+        call_timeout_s: float = 3.0,
+        stop_timeout_s: float = 5.0,
+        server_lag_s: float = 2.0,
+    ):
         self.hosts, self.work, self.observer = hosts, work, observer
         self.session_s = session_s
         (work / "tables").mkdir(exist_ok=True)
         from tests.jobs.observer import TABLES
+
         (work / "tables" / "partner.ql").write_text(TABLES)
         self.database = work / "jobs.sqlite"
-        (work / "config.json").write_text(json.dumps({"base": observer.base, "jobs": {
-            "callTimeout": call_timeout_s, "stopTimeout": stop_timeout_s, "database": str(self.database),
-            "serverLag": server_lag_s}}))
+        (work / "config.json").write_text(
+            json.dumps(
+                {
+                    "base": observer.base,
+                    "jobs": {
+                        "callTimeout": call_timeout_s,
+                        "stopTimeout": stop_timeout_s,
+                        "database": str(self.database),
+                        "serverLag": server_lag_s,
+                    },
+                }
+            )
+        )
         self.procs: dict[str, subprocess.Popen] = {}
         self.client = zk_client(hosts, timeout=10)
         self.client.start(30)
@@ -49,9 +69,24 @@ class Cluster:
     def _spawn(self, name: str, command: list[str], hosts: str | None = None) -> subprocess.Popen:
         log = open(self.work / f"{name}.log", "ab")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "qlgate", *command, "--zookeeper", hosts or self.hosts, "--config",
-             str(self.work / "config.json"), "--name", name, "--session-timeout", str(self.session_s)],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+            [
+                sys.executable,
+                "-m",
+                "qlgate",
+                *command,
+                "--zookeeper",
+                hosts or self.hosts,
+                "--config",
+                str(self.work / "config.json"),
+                "--name",
+                name,
+                "--session-timeout",
+                str(self.session_s),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
         log.close()
         self.procs[name] = proc
         return proc
@@ -60,8 +95,9 @@ class Cluster:
         return self._spawn(name, ["limiter"])
 
     def worker(self, name: str, slots: int = 2, hosts: str | None = None) -> subprocess.Popen:
-        proc = self._spawn(name, ["worker", "--tables", str(self.work / "tables"), "--slots", str(slots),
-                                  "--no-limiter"], hosts)
+        proc = self._spawn(
+            name, ["worker", "--tables", str(self.work / "tables"), "--slots", str(slots), "--no-limiter"], hosts
+        )
         deadline = time.monotonic() + 30
         while name not in self.jobs.workers():
             assert proc.poll() is None, self.log(name)
@@ -108,8 +144,9 @@ class Cluster:
             assert time.monotonic() < deadline, f"job {job_id} run {run} made no call"
             time.sleep(0.01)
 
-    def check_every_job_ended_once(self, ids: list[int], *, kind: str, limit: int, calls_per_job: int,
-                                   timeout: float = 90) -> list[Job]:
+    def check_every_job_ended_once(
+        self, ids: list[int], *, kind: str, limit: int, calls_per_job: int, timeout: float = 90
+    ) -> list[Job]:
         finished = self.jobs.wait(ids, timeout=timeout)
         assert [j.state for j in finished] == ["done"] * len(ids), [(j.id, j.state, j.error) for j in finished]
         assert len({j.id for j in self.jobs.list(limit=100_000)} & set(ids)) == len(ids)
@@ -130,6 +167,8 @@ class Cluster:
 
 def three_calls(label: str, ms: int = 300, kind: str = "a") -> str:
     """A job whose three calls go one after another (each needs the one before)."""
-    return (f'a = select * from partner.{kind}.call where ms = "{ms}" and job = "{label}";\n'
-            f'b = select * from partner.{kind}.call where ms = "{ms}" and job = "{{a.job}}-2";\n'
-            f'return select * from partner.{kind}.call where ms = "{ms}" and job = "{{b.job}}-3";')
+    return (
+        f'a = select * from partner.{kind}.call where ms = "{ms}" and job = "{label}";\n'
+        f'b = select * from partner.{kind}.call where ms = "{ms}" and job = "{{a.job}}-2";\n'
+        f'return select * from partner.{kind}.call where ms = "{ms}" and job = "{{b.job}}-3";'
+    )

@@ -24,7 +24,7 @@ class Observer:
         self.in_flight: dict[str, int] = defaultdict(int)
         self.max_in_flight: dict[str, int] = defaultdict(int)
         self.calls: dict[str, int] = defaultdict(int)
-        self.started: list[tuple[float, str, str]] = []        # (time, type, job)
+        self.started: list[tuple[float, str, str]] = []  # (time, type, job)
         # every call: [start, end (None while in flight), type, the run that sent it ("job-<id>-<run>")]
         self.log: list[list] = []
         self.lock = threading.Lock()
@@ -55,12 +55,14 @@ class Observer:
 
     def in_flight_at(self, kind: str, moment: float) -> int:
         with self.lock:
-            return sum(1 for start, end, k, _ in self.log if k == kind and start <= moment and (end is None or end > moment))
+            return sum(
+                1 for start, end, k, _ in self.log if k == kind and start <= moment and (end is None or end > moment)
+            )
 
     async def fail(self, request: web.Request) -> web.Response:
         return web.json_response({"error": "partner is down"}, status=503)
 
-    def start(self) -> "Observer":
+    def start(self) -> Observer:
         ready = threading.Event()
 
         async def serve() -> None:

@@ -21,7 +21,7 @@ from tests.jobs.observer import TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION_S = 2.0
-CALL_TIMEOUT_S = 5.0     # jobs.callTimeout: a lost worker's runs are re-granted this long after its session
+CALL_TIMEOUT_S = 5.0  # jobs.callTimeout: a lost worker's runs are re-granted this long after its session
 
 
 @pytest.fixture
@@ -29,9 +29,14 @@ def setup(tmp_path, observer):
     (tmp_path / "tables").mkdir()
     (tmp_path / "tables" / "partner.ql").write_text(TABLES)
     # the cluster's database of finished jobs and results: workers write there, clients read
-    (tmp_path / "config.json").write_text(json.dumps({"base": observer.base, "jobs": {
-        "callTimeout": CALL_TIMEOUT_S, "database": str(tmp_path / "jobs.sqlite"),
-        "serverLag": 0}}))        # one standalone ZooKeeper: no follower can lag behind a leader
+    (tmp_path / "config.json").write_text(
+        json.dumps(
+            {
+                "base": observer.base,
+                "jobs": {"callTimeout": CALL_TIMEOUT_S, "database": str(tmp_path / "jobs.sqlite"), "serverLag": 0},
+            }
+        )
+    )  # one standalone ZooKeeper: no follower can lag behind a leader
     return tmp_path
 
 
@@ -42,10 +47,28 @@ class Workers:
 
     def start(self, name: str, slots: int = 2) -> subprocess.Popen:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "qlgate", "worker", "--zookeeper", self.hosts, "--tables",
-             str(self.setup / "tables"), "--config", str(self.setup / "config.json"), "--slots", str(slots),
-             "--name", name, "--session-timeout", str(SESSION_S)],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(self.setup / f"{name}.log", "wb"))
+            [
+                sys.executable,
+                "-m",
+                "qlgate",
+                "worker",
+                "--zookeeper",
+                self.hosts,
+                "--tables",
+                str(self.setup / "tables"),
+                "--config",
+                str(self.setup / "config.json"),
+                "--slots",
+                str(slots),
+                "--name",
+                name,
+                "--session-timeout",
+                str(SESSION_S),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.setup / f"{name}.log", "wb"),
+        )
         self.procs[name] = proc
         deadline = time.monotonic() + 20
         while name not in self.jobs.workers():
@@ -107,7 +130,7 @@ def test_a_worker_killed_mid_job_has_its_job_rerun_after_its_session_ends(worker
     job_id = jobs.submit(call(1500, "victim"), types=["partner.a"])
     running = wait_for_state(jobs, job_id, "running")
     victim = running.attempts[-1].worker
-    time.sleep(0.3)                                      # mid-call
+    time.sleep(0.3)  # mid-call
     killed_at = workers.kill(victim)
     (job,) = jobs.wait([job_id], timeout=30)
     assert job.state == "done" and job.run == 2
@@ -160,11 +183,37 @@ def test_the_command_line_submits_waits_and_reads_results(workers, jobs, setup, 
     script.write_text('return select * from partner.c.call where ms = "20" and job = "{label}"')
 
     def qlgate(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "qlgate", "jobs", *args, "--zookeeper", zk_hosts,
-                               "--database", str(setup / "jobs.sqlite")],
-                              cwd=ROOT, capture_output=True, text=True, timeout=60)
-    submitted = qlgate("submit", str(script), "--var", "label=cli", "--priority", "3",
-                       "--tables", str(setup / "tables"), "--config", str(setup / "config.json"), "--json")
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "qlgate",
+                "jobs",
+                *args,
+                "--zookeeper",
+                zk_hosts,
+                "--database",
+                str(setup / "jobs.sqlite"),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    submitted = qlgate(
+        "submit",
+        str(script),
+        "--var",
+        "label=cli",
+        "--priority",
+        "3",
+        "--tables",
+        str(setup / "tables"),
+        "--config",
+        str(setup / "config.json"),
+        "--json",
+    )
     assert submitted.returncode == 0, submitted.stderr
     job_id = json.loads(submitted.stdout)["id"]
     waited = qlgate("wait", str(job_id), "--timeout", "20", "--json")
@@ -189,9 +238,11 @@ def test_the_command_line_submits_waits_and_reads_results(workers, jobs, setup, 
 
 def three_calls(label: str, ms: int = 600) -> str:
     """A job whose three calls go one after another (each needs the one before)."""
-    return (f'a = select * from partner.a.call where ms = "{ms}" and job = "{label}";\n'
-            f'b = select * from partner.a.call where ms = "{ms}" and job = "{{a.job}}-2";\n'
-            f'return select * from partner.a.call where ms = "{ms}" and job = "{{b.job}}-3";')
+    return (
+        f'a = select * from partner.a.call where ms = "{ms}" and job = "{label}";\n'
+        f'b = select * from partner.a.call where ms = "{ms}" and job = "{{a.job}}-2";\n'
+        f'return select * from partner.a.call where ms = "{ms}" and job = "{{b.job}}-3";'
+    )
 
 
 def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_again(workers, jobs, observer):
@@ -208,7 +259,7 @@ def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_agai
     while not observer.calls_of(job_id, 1):
         assert time.monotonic() < deadline
         time.sleep(0.01)
-    os.kill(workers.procs[victim].pid, signal.SIGSTOP)      # alive, but silent: its session expires
+    os.kill(workers.procs[victim].pid, signal.SIGSTOP)  # alive, but silent: its session expires
     frozen_at = time.time()
     # thawed after its session has certainly expired, but before its call deadline has passed:
     # nothing but its lease stops the run from sending its next call
@@ -218,7 +269,7 @@ def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_agai
     assert job.state == "done" and job.run == 2
     assert job.attempts[0].worker == victim and "lost" in job.attempts[0].error
     assert job.attempts[1].worker != victim
-    assert job.attempts[1].started - frozen_at >= CALL_TIMEOUT_S      # not before the call deadline passed
+    assert job.attempts[1].started - frozen_at >= CALL_TIMEOUT_S  # not before the call deadline passed
     # the run it lost sent the one call it had sent before the freeze, and nothing after it thawed
     assert len(observer.calls_of(job_id, 1)) == 1 and len(observer.calls_of(job_id, 2)) == 3
     assert observer.max_in_flight["partner.a"] == 1
@@ -236,6 +287,7 @@ def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_agai
 def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_path, setup, observer):
     from qlgate.jobs.zk.session import zk_client
     from qlgate.jobs.zkserver import LocalZooKeeper
+
     server = LocalZooKeeper(max_session_ms=60_000).start()
     client = zk_client(server.hosts, timeout=10)
     client.start(10)
@@ -250,7 +302,7 @@ def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_pa
         while not jobs.running_runs():
             assert time.monotonic() < deadline
             time.sleep(0.02)
-        server.stop()                      # every session survives a short outage: it is in the server's log
+        server.stop()  # every session survives a short outage: it is in the server's log
         time.sleep(1.0)
         server.start()
         finished = jobs.wait(ids, timeout=60)
@@ -269,9 +321,10 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
     """Eight clients push 40 jobs each into a queue bounded at 30: they are told to wait
     (429 / QueueFull), back off with jitter, and in the end every job is accepted and done."""
     import threading
-    from qlgate.jobs.zk.session import zk_client
+
     from qlgate.jobs.cli import submit_with_backoff
     from qlgate.jobs.model import QueueFull
+    from qlgate.jobs.zk.session import zk_client
 
     client = zk_client(zk_hosts)
     client.start(10)
@@ -284,6 +337,7 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
     def flood(n: int) -> None:
         nonlocal refusals
         for i in range(40):
+
             def submit():
                 nonlocal refusals
                 try:
@@ -292,9 +346,11 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
                     with lock:
                         refusals += 1
                     raise
+
             job_id = submit_with_backoff(submit, tries=30)
             with lock:
                 accepted.append(job_id)
+
     try:
         pool.start("w1", slots=8)
         pool.start("w2", slots=8)
@@ -307,8 +363,8 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
         deadline = time.monotonic() + 30
         while not refusals and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert refusals > 0                                   # the bound was reached
-        assert jobs.limits()["partner.c"]["waiting"] == 30    # and held
+        assert refusals > 0  # the bound was reached
+        assert jobs.limits()["partner.c"]["waiting"] == 30  # and held
         jobs.set_limit("partner.c", 16)
         for thread in clients:
             thread.join(120)
@@ -327,10 +383,26 @@ def test_a_frozen_limiter_master_is_replaced_and_cannot_grant_when_it_thaws(zk_h
     """The master's session expires while it is frozen; a standby takes over. Thawed, the
     old master still believes it is master for a moment — its grants must all fail, since
     each one checks the election node its expired session lost."""
-    limiters = {name: subprocess.Popen(
-        [sys.executable, "-m", "qlgate", "limiter", "--zookeeper", zk_hosts, "--name", name,
-         "--session-timeout", str(SESSION_S)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for name in ("l1", "l2")}
+    limiters = {
+        name: subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "qlgate",
+                "limiter",
+                "--zookeeper",
+                zk_hosts,
+                "--name",
+                name,
+                "--session-timeout",
+                str(SESSION_S),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for name in ("l1", "l2")
+    }
     pool = Workers(zk_hosts, setup, jobs)
     try:
         deadline = time.monotonic() + 20
@@ -347,10 +419,10 @@ def test_a_frozen_limiter_master_is_replaced_and_cannot_grant_when_it_thaws(zk_h
         while jobs.master() in (master, None):
             assert time.monotonic() < deadline, "no standby took over"
             time.sleep(0.05)
-        os.kill(limiters[master].pid, signal.SIGCONT)          # it wakes up thinking it is in charge
+        os.kill(limiters[master].pid, signal.SIGCONT)  # it wakes up thinking it is in charge
         finished = jobs.wait(ids, timeout=60)
         assert [j.state for j in finished] == ["done"] * 10
-        assert all(j.run == 1 for j in finished)                 # nothing was granted twice
+        assert all(j.run == 1 for j in finished)  # nothing was granted twice
         assert observer.max_in_flight["partner.a"] == 2
         assert jobs.running_runs() == []
     finally:

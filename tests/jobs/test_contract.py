@@ -1,20 +1,30 @@
 """The contract both job backends keep — embedded (SQLite, in-process) and
 ZooKeeper (workers and limiter candidates each with a session of their own) —
-tested with jobs calling a partner API that counts its own concurrent calls."""
+tested with jobs calling a partner API that counts its own concurrent calls.
+
+The contract is ``qlgate.jobs.backend.JobBackend``: the tests below reach each
+backend through it alone, and mypy checks this file and both backends against
+it (the last test), so an operation one backend offers and the other lacks, or
+whose signature drifted, fails here rather than in the gateway."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 import pytest
 from kazoo.client import KazooClient
 
 from qlgate.engine.engine import Engine
+from qlgate.jobs.backend import JobBackend, JobClient
 from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.model import JobError, JobNotFound, QueueFull
 from qlgate.jobs.rates import CallGate, Rate
+from qlgate.jobs.rest_client import GatewayJobs
 from qlgate.jobs.runner import EngineRunner
 from qlgate.jobs.types import job_types
 from qlgate.jobs.zk.client import ZkJobs
@@ -24,13 +34,35 @@ from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
 from tests.jobs.observer import TABLES
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def call(kind: str, ms: int = 100, job: str = "x") -> str:
     return f'return select * from partner.{kind}.call where ms = "{ms}" and job = "{job}"'
 
 
+T = TypeVar("T")
+
+
+def known(value: T | None) -> T:
+    """A record's field the test expects set by now (a time, an error)."""
+    assert value is not None
+    return value
+
+
+class Harness(Protocol):
+    """A backend with what runs its jobs: ``run`` starts the runners, ``close`` stops all."""
+
+    @property
+    def jobs(self) -> JobBackend: ...
+
+    def run(self, workers: int = ..., slots: int = ...) -> None: ...
+
+    def close(self) -> None: ...
+
+
 @pytest.fixture
-def tables(tmp_path):
+def tables(tmp_path: Path) -> Path:
     (tmp_path / "tables").mkdir()
     (tmp_path / "tables" / "partner.ql").write_text(TABLES)
     return tmp_path / "tables"
@@ -39,7 +71,7 @@ def tables(tmp_path):
 class ZooKeeperCluster:
     """Workers and limiter candidates, each with its own ZooKeeper session."""
 
-    def __init__(self, hosts: str, tables, base: str):
+    def __init__(self, hosts: str, tables: Path, base: str):
         self.hosts, self.tables, self.base = hosts, tables, base
         self.clients: list[KazooClient] = []
         self.workers: list[Worker] = []
@@ -74,7 +106,7 @@ class ZooKeeperCluster:
 class EmbeddedBackend:
     """The gateway's in-process backend, its loop in a thread of its own."""
 
-    def __init__(self, path, tables, base: str):
+    def __init__(self, path: Path, tables: Path, base: str):
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
         self.engine = Engine(tables=tables, config={"base": base})
@@ -97,7 +129,8 @@ class EmbeddedBackend:
 
 
 @pytest.fixture(params=["embedded", "zookeeper"])
-def backend(request, tmp_path, tables, observer):
+def backend(request: pytest.FixtureRequest, tmp_path: Path, tables: Path, observer: Any) -> Iterator[Harness]:
+    built: Harness
     if request.param == "zookeeper":
         built = ZooKeeperCluster(request.getfixturevalue("zk_hosts"), tables, observer.base)
     else:
@@ -107,11 +140,21 @@ def backend(request, tmp_path, tables, observer):
 
 
 @pytest.fixture
-def jobs(backend):
+def jobs(backend: Harness) -> JobBackend:
     return backend.jobs
 
 
-def test_types_are_the_partner_apis_a_script_touches(tables):
+def test_both_backends_keep_the_protocol_at_run_time(jobs: JobBackend) -> None:
+    assert isinstance(jobs, JobBackend) and isinstance(jobs, JobClient)
+
+
+def test_the_gateway_client_is_a_job_client_and_no_backend() -> None:
+    """Through a gateway's REST API a client may do what a user may, not see the machinery."""
+    client = GatewayJobs("http://127.0.0.1:1")
+    assert isinstance(client, JobClient) and not isinstance(client, JobBackend)
+
+
+def test_types_are_the_partner_apis_a_script_touches(tables: Path) -> None:
     engine = Engine(tables=tables, config={"base": "http://127.0.0.1:1"})
     script = 'a = select * from a.call where ms = "1";\nreturn select * from partner.c.call where ms = "{a}"'
     assert job_types(engine, script) == ["partner.a", "partner.c"]
@@ -119,7 +162,7 @@ def test_types_are_the_partner_apis_a_script_touches(tables):
         job_types(engine, "return selec 1")
 
 
-def test_limits_hold_and_every_job_ends(backend, jobs, observer):
+def test_limits_hold_and_every_job_ends(backend: Harness, jobs: JobBackend, observer: Any) -> None:
     jobs.set_limit("partner.a", 2)
     jobs.set_limit("partner.b", 3)
     labels = {}
@@ -131,39 +174,43 @@ def test_limits_hold_and_every_job_ends(backend, jobs, observer):
     finished = jobs.wait(ids, timeout=60)
     assert [j.state for j in finished] == ["done"] * len(ids)
     assert {j.id: j.result["job"] for j in finished} == labels
-    assert observer.max_in_flight["partner.a"] == 2          # reached, never passed
+    assert observer.max_in_flight["partner.a"] == 2  # reached, never passed
     assert observer.max_in_flight["partner.b"] == 3
-    assert observer.max_in_flight["partner.c"] <= 8          # unlimited: only the 8 slots bound it
+    assert observer.max_in_flight["partner.c"] <= 8  # unlimited: only the 8 slots bound it
     assert jobs.running_runs() == []
     assert {t: v["running"] for t, v in jobs.limits().items()} == {"partner.a": 0, "partner.b": 0}
     assert jobs.master() is not None
 
 
-def test_limits_show_each_types_limit_and_who_waits_for_it(jobs):
-    jobs.set_limit("partner.a", 0)                           # shut: everything waits
+def test_limits_show_each_types_limit_and_who_waits_for_it(jobs: JobBackend) -> None:
+    jobs.set_limit("partner.a", 0)  # shut: everything waits
     for _ in range(2):
         jobs.submit(call("a"), types=["partner.a"])
     jobs.submit(call("a"), types=["partner.a", "partner.b"])
     cancelled = jobs.submit(call("b"), types=["partner.b"])
     jobs.cancel(cancelled)
-    assert jobs.limits() == {"partner.a": {"limit": 0, "running": 0, "waiting": 3},
-                             "partner.b": {"limit": None, "running": 0, "waiting": 1}}
+    assert jobs.limits() == {
+        "partner.a": {"limit": 0, "running": 0, "waiting": 3},
+        "partner.b": {"limit": None, "running": 0, "waiting": 1},
+    }
 
 
-def test_a_job_of_two_types_needs_a_slot_of_each(backend, jobs, observer):
+def test_a_job_of_two_types_needs_a_slot_of_each(backend: Harness, jobs: JobBackend, observer: Any) -> None:
     jobs.set_limit("partner.a", 1)
-    script = ('x = select * from partner.a.call where ms = "200" and job = "ab";\n'
-              'return select * from partner.b.call where ms = "200" and job = "{x.job}"')
+    script = (
+        'x = select * from partner.a.call where ms = "200" and job = "ab";\n'
+        'return select * from partner.b.call where ms = "200" and job = "{x.job}"'
+    )
     both = jobs.submit(script, types=["partner.a", "partner.b"])
     only_a = jobs.submit(call("a", 50, "a"), types=["partner.a"])
     backend.run(workers=1, slots=4)
     done = {j.id: j for j in jobs.wait([both, only_a], timeout=30)}
     assert done[both].state == done[only_a].state == "done"
     assert observer.max_in_flight["partner.a"] == 1
-    assert done[only_a].started >= done[both].ended - 0.05   # it waited for the one slot of partner.a
+    assert known(done[only_a].started) >= known(done[both].ended) - 0.05  # it waited for the one slot of partner.a
 
 
-def test_priority_first_then_submission_order(backend, jobs, observer):
+def test_priority_first_then_submission_order(backend: Harness, jobs: JobBackend, observer: Any) -> None:
     low = [jobs.submit(call("a", 10, f"low{i}"), types=["partner.a"], priority=-5) for i in range(3)]
     normal = [jobs.submit(call("a", 10, f"n{i}"), types=["partner.a"]) for i in range(3)]
     high = [jobs.submit(call("a", 10, f"high{i}"), types=["partner.a"], priority=10) for i in range(3)]
@@ -173,7 +220,7 @@ def test_priority_first_then_submission_order(backend, jobs, observer):
     assert order == ["high0", "high1", "high2", "n0", "n1", "n2", "low0", "low1", "low2"]
 
 
-def test_a_not_before_job_waits_until_due(backend, jobs, observer):
+def test_a_not_before_job_waits_until_due(backend: Harness, jobs: JobBackend, observer: Any) -> None:
     backend.run(workers=1)
     due = time.time() + 1.5
     later = jobs.submit(call("a", 10, "later"), types=["partner.a"], not_before=due)
@@ -181,19 +228,19 @@ def test_a_not_before_job_waits_until_due(backend, jobs, observer):
     jobs.wait([now], timeout=10)
     assert jobs.get(later).state == "queued"
     (job,) = jobs.wait([later], timeout=10)
-    assert job.state == "done" and job.started >= due
+    assert job.state == "done" and known(job.started) >= due
 
 
-def test_failed_attempts_are_retried_then_the_job_fails_with_each_error(backend, jobs):
+def test_failed_attempts_are_retried_then_the_job_fails_with_each_error(backend: Harness, jobs: JobBackend) -> None:
     backend.run(workers=1)
     job_id = jobs.submit("return select * from partner.broken.call", types=["partner.broken"], max_attempts=3)
     (job,) = jobs.wait([job_id], timeout=20)
     assert job.state == "failed" and job.run == 3 and len(job.attempts) == 3
-    assert all("503" in a.error for a in job.attempts)
-    assert "503" in job.error
+    assert all("503" in known(a.error) for a in job.attempts)
+    assert "503" in known(job.error)
 
 
-def test_cancel_a_queued_and_a_running_job(backend, jobs, observer):
+def test_cancel_a_queued_and_a_running_job(backend: Harness, jobs: JobBackend, observer: Any) -> None:
     jobs.set_limit("partner.a", 1)
     backend.run(workers=1)
     running = jobs.submit(call("a", 3000, "long"), types=["partner.a"])
@@ -204,37 +251,40 @@ def test_cancel_a_queued_and_a_running_job(backend, jobs, observer):
     assert jobs.cancel(queued).state == "cancelled"
     jobs.cancel(running)
     (job,) = jobs.wait([running], timeout=5)
-    assert job.state == "cancelled" and job.ended - job.started < 3
+    assert job.state == "cancelled" and known(job.ended) - known(job.started) < 3
     assert jobs.running_runs() == []
     assert "never" not in [j for _, _, j in observer.started]
 
 
-def test_bad_submissions_are_refused_with_a_reason(jobs):
+def test_bad_submissions_are_refused_with_a_reason(jobs: JobBackend) -> None:
     with pytest.raises(JobError, match="not a job type"):
         jobs.submit("return 1", types=["bad/type"])
     with pytest.raises(JobError, match="priority"):
         jobs.submit("return 1", types=["t"], priority=5000)
     with pytest.raises(JobError, match="max attempts"):
         jobs.submit("return 1", types=["t"], max_attempts=0)
-    with pytest.raises(JobError, match="take 1[0-9,]+ bytes; a job may take 100,000"):
+    with pytest.raises(JobError, match=r"take 1[0-9,]+ bytes; a job may take 100,000"):
         jobs.submit("return {v}", types=["t"], vars={"v": "x" * 100_000})
     with pytest.raises(JobNotFound):
         jobs.get(424242)
 
 
-def test_a_result_too_large_to_keep_fails_the_attempt_and_the_worker_goes_on(backend, jobs):
+def test_a_result_too_large_to_keep_fails_the_attempt_and_the_worker_goes_on(
+    backend: Harness, jobs: JobBackend
+) -> None:
     backend.run(workers=1)
     big = jobs.submit('return "{text}"', types=["t"], vars={"text": "y" * 90_000}, max_attempts=1)
-    bigger = jobs.submit('return ["{text}", "{text}", "{text}"]', types=["t"], vars={"text": "y" * 90_000},
-                         max_attempts=1)
+    bigger = jobs.submit(
+        'return ["{text}", "{text}", "{text}"]', types=["t"], vars={"text": "y" * 90_000}, max_attempts=1
+    )
     after = jobs.submit("return 1", types=["t"])
     kept, refused, then = jobs.wait([big, bigger, after], timeout=20)
     assert kept.state == "done" and len(kept.result) == 90_000
-    assert refused.state == "failed" and refused.error.startswith("ResultTooLarge: the result takes 270,")
+    assert refused.state == "failed" and known(refused.error).startswith("ResultTooLarge: the result takes 270,")
     assert then.state == "done" and then.result == 1
 
 
-def test_a_full_queue_answers_with_backpressure(jobs):
+def test_a_full_queue_answers_with_backpressure(jobs: JobBackend) -> None:
     jobs.max_queue = 3
     for _ in range(3):
         jobs.submit("return 1", types=["t"])
@@ -243,7 +293,7 @@ def test_a_full_queue_answers_with_backpressure(jobs):
     assert full.value.status == 429 and full.value.retry_after > 0
 
 
-def test_the_queue_bound_is_exact_under_concurrent_submissions(jobs):
+def test_the_queue_bound_is_exact_under_concurrent_submissions(jobs: JobBackend) -> None:
     jobs.max_queue = 20
     accepted, refused = [], []
 
@@ -253,6 +303,7 @@ def test_the_queue_bound_is_exact_under_concurrent_submissions(jobs):
                 accepted.append(jobs.submit("return 1", types=["t"]))
             except QueueFull:
                 refused.append(1)
+
     threads = [threading.Thread(target=submit_six) for _ in range(8)]
     for thread in threads:
         thread.start()
@@ -262,7 +313,7 @@ def test_the_queue_bound_is_exact_under_concurrent_submissions(jobs):
     assert jobs.limits()["t"]["waiting"] == 20
 
 
-def test_the_embedded_backend_loses_nothing_across_a_restart(tmp_path, tables, observer):
+def test_the_embedded_backend_loses_nothing_across_a_restart(tmp_path: Path, tables: Path, observer: Any) -> None:
     first = EmbeddedBackend(tmp_path / "jobs.sqlite", tables, observer.base)
     first.run(slots=1)
     cut_short = first.jobs.submit(call("a", 2000, "cut"), types=["partner.a"])
@@ -271,19 +322,19 @@ def test_the_embedded_backend_loses_nothing_across_a_restart(tmp_path, tables, o
     while first.jobs.get(cut_short).state != "running":
         assert time.time() < deadline
         time.sleep(0.02)
-    first.close()                                            # the gateway stops mid-run
+    first.close()  # the gateway stops mid-run
     second = EmbeddedBackend(tmp_path / "jobs.sqlite", tables, observer.base)
     try:
         second.run(slots=1)
         done = second.jobs.wait([cut_short, waiting], timeout=20)
         assert [j.state for j in done] == ["done", "done"]
-        assert done[0].run == 2 and "interrupted" in done[0].attempts[0].error
-        assert second.jobs.submit("return 1", types=["t"]) > waiting       # ids are never reused
+        assert done[0].run == 2 and "interrupted" in known(done[0].attempts[0].error)
+        assert second.jobs.submit("return 1", types=["t"]) > waiting  # ids are never reused
     finally:
         second.close()
 
 
-def test_a_call_rate_holds_across_every_job_of_the_type(backend, jobs, observer):
+def test_a_call_rate_holds_across_every_job_of_the_type(backend: Harness, jobs: JobBackend, observer: Any) -> None:
     jobs.set_rate("partner.a", Rate(8, "second"))
     assert jobs.rates() == {"partner.a": Rate(8, "second")}
     five = 'return select * from partner.a.call where ms = "5" and job in ("{n}-1", "{n}-2", "{n}-3", "{n}-4", "{n}-5")'
@@ -297,14 +348,14 @@ def test_a_call_rate_holds_across_every_job_of_the_type(backend, jobs, observer)
     per_second: dict[int, int] = {}
     for t in calls:
         per_second[int(t)] = per_second.get(int(t), 0) + 1
-    assert max(per_second.values()) <= 8                       # counted by the partner, per clock second
-    assert len(per_second) >= 4                                # 30 calls at 8/s need four windows
+    assert max(per_second.values()) <= 8  # counted by the partner, per clock second
+    assert len(per_second) >= 4  # 30 calls at 8/s need four windows
     assert time.time() - started >= 2.0
     jobs.set_rate("partner.a", None)
     assert jobs.rates() == {}
 
 
-def test_a_submission_retried_under_its_idempotency_key_queues_one_job(backend, jobs):
+def test_a_submission_retried_under_its_idempotency_key_queues_one_job(backend: Harness, jobs: JobBackend) -> None:
     first = jobs.submit(call("a", 10, "keyed"), types=["partner.a"], idempotency_key="order-42", owner="shop")
     again = jobs.submit(call("a", 10, "keyed"), types=["partner.a"], idempotency_key="order-42", owner="shop")
     assert again == first
@@ -314,3 +365,21 @@ def test_a_submission_retried_under_its_idempotency_key_queues_one_job(backend, 
     assert len(jobs.list()) == 2
     with pytest.raises(JobError, match="idempotency key"):
         jobs.submit(call("a"), types=["partner.a"], idempotency_key="")
+
+
+def test_mypy_finds_both_backends_keep_the_protocol(tmp_path: Path) -> None:
+    """Statically: ``backend.py`` hands each backend to its Protocol (under
+    TYPE_CHECKING) and this file uses them through it; mypy finds no error in either."""
+    from mypy import api
+
+    out, err, status = api.run(
+        [
+            "--follow-imports=silent",
+            "--cache-dir",
+            str(tmp_path / "mypy"),
+            "--no-error-summary",
+            str(ROOT / "qlgate" / "jobs" / "backend.py"),
+            str(Path(__file__)),
+        ]
+    )
+    assert status == 0, out + err

@@ -100,13 +100,13 @@ def test_a_session_lives_through_the_crash_of_its_server_the_leader(ensemble, cl
 
     crashed = time.monotonic()
     ensemble.kill(leader)
-    assert states.next(SESSION_S)[0] == KazooState.SUSPENDED        # at once: the kernel closed the socket
+    assert states.next(SESSION_S)[0] == KazooState.SUSPENDED  # at once: the kernel closed the socket
     state, reconnected = states.next(SESSION_S)
     assert state == KazooState.CONNECTED
-    assert reconnected - crashed < SESSION_S                          # ~0.5 s: an election, then a follower
+    assert reconnected - crashed < SESSION_S  # ~0.5 s: an election, then a follower
     assert ensemble.wait_for_quorum(10) != leader
-    assert client.client_id[0] == session                              # the same session ...
-    assert client.get("/worker")[0] == b"w1"                           # ... so its ephemeral node lives on
+    assert client.client_id[0] == session  # the same session ...
+    assert client.get("/worker")[0] == b"w1"  # ... so its ephemeral node lives on
     assert client.exists("/worker").ephemeralOwner == session
     assert sum(len(ensemble.clients(i)) for i in range(3) if i != leader) == 1
 
@@ -152,7 +152,7 @@ def test_a_majority_outage_longer_than_the_session_timeout_expires_no_session(en
     session = client.client_id[0]
 
     gone = lose_majority(ensemble, client, states)
-    time.sleep(4.0)                                                     # twice the session timeout
+    time.sleep(4.0)  # twice the session timeout
     for i in gone:
         ensemble.start_server(i)
     ensemble.wait_for_quorum(10)
@@ -169,7 +169,7 @@ def test_a_client_cut_off_by_a_partition_is_suspended_expired_and_told_so_when_i
         path = cut.create(f"/partition-{uuid.uuid4().hex[:12]}/worker", b"w1", ephemeral=True, makepath=True)
         session = cut.client_id[0]
         vanished = threading.Event()
-        direct.sync(path)                  # its server may lag behind the one that took the write
+        direct.sync(path)  # its server may lag behind the one that took the write
         assert direct.exists(path, watch=lambda event: vanished.set())
 
         silenced = time.monotonic()
@@ -183,11 +183,11 @@ def test_a_client_cut_off_by_a_partition_is_suspended_expired_and_told_so_when_i
         assert vanished.wait(session_s + 3)
         assert time.monotonic() - silenced > session_s / 2
         assert direct.exists(path) is None
-        assert cut.state == KazooState.SUSPENDED                        # the cut-off client cannot know yet
+        assert cut.state == KazooState.SUSPENDED  # the cut-off client cannot know yet
 
         network.heal()
         state, _ = states.next(10)
-        assert state == KazooState.LOST                                 # told at its first reconnection
-        assert states.next(5)[0] == KazooState.CONNECTED                # kazoo opens a new session
+        assert state == KazooState.LOST  # told at its first reconnection
+        assert states.next(5)[0] == KazooState.CONNECTED  # kazoo opens a new session
         assert cut.client_id[0] != session
         assert cut.exists(path) is None

@@ -26,8 +26,14 @@ STOP_TIMEOUT_S = 5.0
 
 @pytest.fixture
 def cluster(ensemble, tmp_path, observer):
-    built = Cluster(ensemble.hosts, tmp_path, observer, session_s=SESSION_S, call_timeout_s=CALL_TIMEOUT_S,
-                    stop_timeout_s=STOP_TIMEOUT_S)
+    built = Cluster(
+        ensemble.hosts,
+        tmp_path,
+        observer,
+        session_s=SESSION_S,
+        call_timeout_s=CALL_TIMEOUT_S,
+        stop_timeout_s=STOP_TIMEOUT_S,
+    )
     built.limiter("l1")
     built.limiter("l2")
     built.wait_for_master()
@@ -52,7 +58,7 @@ def test_a_worker_frozen_past_its_session_never_calls_for_its_lost_run(cluster):
     finished = cluster.check_every_job_ended_once(ids, kind="partner.a", limit=1, calls_per_job=3)
     first = finished[0]
     assert first.run >= 2 and "lost" in first.attempts[0].error
-    assert len(cluster.observer.calls_of(ids[0], 1)) == 1      # thawed, it sent nothing more for run 1
+    assert len(cluster.observer.calls_of(ids[0], 1)) == 1  # thawed, it sent nothing more for run 1
     assert f"job {ids[0]} run 1: fenced" in cluster.log(victim)
 
 
@@ -64,13 +70,12 @@ def test_a_worker_cut_off_from_zookeeper_stops_calling_before_its_runs_are_given
         cluster.worker("cut", slots=2, hosts=proxies.hosts)
         cluster.worker("w2", slots=2)
         cluster.jobs.set_limit("partner.a", 2)
-        ids = [cluster.jobs.submit(three_calls(f"p{i}", ms=400), types=["partner.a"], max_attempts=5)
-               for i in range(8)]
+        ids = [cluster.jobs.submit(three_calls(f"p{i}", ms=400), types=["partner.a"], max_attempts=5) for i in range(8)]
         deadline = time.monotonic() + 20
         while not any(j.state == "running" and j.attempts[-1].worker == "cut" for j in cluster.jobs.list()):
             assert time.monotonic() < deadline
             time.sleep(0.02)
-        time.sleep(0.2)                       # mid-call
+        time.sleep(0.2)  # mid-call
         proxies.silence()
         cut_at = time.time()
         time.sleep(SESSION_S + CALL_TIMEOUT_S + 1)
@@ -93,6 +98,7 @@ def test_the_leader_crashing_under_submissions_queues_every_job_once(cluster, en
     submitter = zk_client(ensemble.hosts, timeout=SESSION_S)
     submitter.start(10)
     from qlgate.jobs.zk.client import ZkJobs
+
     client = ZkJobs(submitter)
     ids: list[int] = []
     errors: list[BaseException] = []
@@ -100,10 +106,16 @@ def test_the_leader_crashing_under_submissions_queues_every_job_once(cluster, en
     def submit_many() -> None:
         try:
             for i in range(60):
-                ids.append(client.submit(f'return select * from partner.b.call where ms = "50" and job = "s{i}"',
-                                         types=["partner.b"], idempotency_key=f"s{i}"))
+                ids.append(
+                    client.submit(
+                        f'return select * from partner.b.call where ms = "50" and job = "s{i}"',
+                        types=["partner.b"],
+                        idempotency_key=f"s{i}",
+                    )
+                )
         except BaseException as error:  # noqa: BLE001 — reported by the test below
             errors.append(error)
+
     thread = threading.Thread(target=submit_many)
     thread.start()
     while len(ids) < 10 and thread.is_alive():
@@ -114,7 +126,7 @@ def test_the_leader_crashing_under_submissions_queues_every_job_once(cluster, en
         assert not errors, errors
         assert len(ids) == len(set(ids)) == 60
         queued = [j for j in cluster.jobs.list(limit=1000) if j.id in set(ids)]
-        assert len(queued) == 60                                  # none twice, none lost
+        assert len(queued) == 60  # none twice, none lost
         cluster.check_every_job_ended_once(ids, kind="partner.b", limit=3, calls_per_job=1)
     finally:
         client.close()
@@ -130,8 +142,10 @@ def test_quorum_lost_for_20_seconds_costs_no_session(cluster, ensemble):
     sessions = {name: info for name, info in cluster.jobs.workers().items()}
     owners = {name: cluster.client.exists(f"/qlgate/workers/{name}").ephemeralOwner for name in sessions}
     cluster.jobs.set_limit("partner.c", 2)
-    ids = [cluster.jobs.submit(three_calls(f"q{i}", ms=200, kind="c"), types=["partner.c"], max_attempts=5)
-           for i in range(6)]
+    ids = [
+        cluster.jobs.submit(three_calls(f"q{i}", ms=200, kind="c"), types=["partner.c"], max_attempts=5)
+        for i in range(6)
+    ]
     cluster.wait_for_calls(ids[0])
     leader = ensemble.leader()
     stopped = [i for i in range(3) if i != leader][:1] + [leader]
@@ -143,7 +157,7 @@ def test_quorum_lost_for_20_seconds_costs_no_session(cluster, ensemble):
     ensemble.wait_for_quorum(60)
     cluster.check_every_job_ended_once(ids, kind="partner.c", limit=2, calls_per_job=3)
     after = {name: cluster.client.exists(f"/qlgate/workers/{name}").ephemeralOwner for name in owners}
-    assert after == owners                                        # the same sessions: none was lost
+    assert after == owners  # the same sessions: none was lost
 
 
 def test_the_limiter_master_crashing_hands_over_within_the_session_timeout(cluster):
@@ -159,7 +173,7 @@ def test_the_limiter_master_crashing_hands_over_within_the_session_timeout(clust
         time.sleep(0.01)
     assert time.time() - killed_at <= SESSION_S + 1.0
     finished = cluster.check_every_job_ended_once(ids, kind="partner.a", limit=2, calls_per_job=3)
-    assert all(j.run == 1 for j in finished)                      # a master's death costs no run
+    assert all(j.run == 1 for j in finished)  # a master's death costs no run
     assert now != master
 
 
@@ -167,8 +181,7 @@ def test_sigterm_stops_a_worker_within_its_bound_with_the_whole_ensemble_down(cl
     cluster.worker("w1", slots=2)
     cluster.worker("w2", slots=2)
     cluster.jobs.set_limit("partner.a", 2)
-    ids = [cluster.jobs.submit(three_calls(f"t{i}", ms=300), types=["partner.a"], max_attempts=5)
-           for i in range(4)]
+    ids = [cluster.jobs.submit(three_calls(f"t{i}", ms=300), types=["partner.a"], max_attempts=5) for i in range(4)]
     cluster.wait_for_calls(ids[0])
     for i in range(3):
         ensemble.kill(i)

@@ -6,11 +6,20 @@ from __future__ import annotations
 import multiprocessing
 
 import pytest
-from hypothesis import given, strategies as st
-from qlgate.jobs.zk.session import zk_client
+from hypothesis import given
+from hypothesis import strategies as st
 
-from qlgate.jobs.ids import (IdAllocator, IdRangeConflict, IdSpaceExhausted, RangeStore, format_ranges,
-                             give_back, parse_ranges, take)
+from qlgate.jobs.ids import (
+    IdAllocator,
+    IdRangeConflict,
+    IdSpaceExhausted,
+    RangeStore,
+    format_ranges,
+    give_back,
+    parse_ranges,
+    take,
+)
+from qlgate.jobs.zk.session import zk_client
 
 
 def test_ranges_round_trip_as_text():
@@ -21,7 +30,7 @@ def test_ranges_round_trip_as_text():
 
 def test_take_comes_from_the_lowest_range():
     assert take([(1, 5), (9, 12)], 3) == ((1, 4), [(4, 5), (9, 12)])
-    assert take([(1, 5), (9, 12)], 10) == ((1, 5), [(9, 12)])      # a short batch, never two pieces
+    assert take([(1, 5), (9, 12)], 10) == ((1, 5), [(9, 12)])  # a short batch, never two pieces
     assert take([], 3) == (None, [])
 
 
@@ -75,13 +84,14 @@ def test_a_stale_writer_loses_the_compare_and_set_and_retries(zk):
     store = RangeStore(zk, "race")
     store.take(1)
     ranges, version = store._read()
-    zk.set(store.path, b"100:200", version=version)       # another process got there first
+    zk.set(store.path, b"100:200", version=version)  # another process got there first
     original_read = store._read
     reads = []
 
     def stale_then_fresh():
         reads.append(1)
         return (ranges, version) if len(reads) == 1 else original_read()
+
     store._read = stale_then_fresh
     assert store.take(5) == (100, 105)
     assert store.conflicts == 1

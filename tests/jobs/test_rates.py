@@ -21,8 +21,8 @@ from qlgate.jobs.zk.rates import ZkTokens
 from qlgate.jobs.zk.session import zk_client
 
 LA = ZoneInfo("America/Los_Angeles")
-N = 20                      # calls per second in the spending tests
-SPEND_FOR = 3.0             # seconds each spending test keeps its callers busy
+N = 20  # calls per second in the spending tests
+SPEND_FOR = 3.0  # seconds each spending test keeps its callers busy
 
 
 def local(*fields: int, seconds: float = 0.0) -> float:
@@ -32,6 +32,7 @@ def local(*fields: int, seconds: float = 0.0) -> float:
 
 # ------------------------------------------------------------------ rates as written
 
+
 def test_rates_parse_with_the_partners_time_zone():
     assert Rate.parse("20/s") == Rate(20, "second") and Rate.parse("5000/day") == Rate(5000, "day", "UTC")
     ebay = Rate.parse("5000/day@America/Los_Angeles")
@@ -39,7 +40,7 @@ def test_rates_parse_with_the_partners_time_zone():
     assert ebay.to_dict() == {"calls": 5000, "per": "day", "timeZone": "America/Los_Angeles"}
     assert Rate.from_json(ebay.to_dict()) == ebay == Rate.from_json("5000/d@America/Los_Angeles")
     assert Rate.from_json({"calls": 5000, "per": "day"}).to_dict()["timeZone"] == "UTC"
-    assert Rate(20, "second").to_dict() == {"calls": 20, "per": "second"}     # a second has no zone
+    assert Rate(20, "second").to_dict() == {"calls": 20, "per": "second"}  # a second has no zone
     for text in ("fast", "5000/day@", "5/hour"):
         with pytest.raises(JobError):
             Rate.parse(text)
@@ -57,36 +58,39 @@ def test_a_day_is_the_local_date_however_long_it_is():
     before, after = local(2026, 11, 21, 23, 59, 59, seconds=0.9), local(2026, 11, 22)
     assert (ebay.window(before), ebay.window(after)) == ("2026-11-21", "2026-11-22")
     assert ebay.window_end(before) == after
-    assert utc.window(before) == utc.window(after) == "2026-11-22"     # 08:00 UTC: nothing to reset
-    spring, autumn = local(2026, 3, 8), local(2026, 11, 1)               # DST begins, ends
+    assert utc.window(before) == utc.window(after) == "2026-11-22"  # 08:00 UTC: nothing to reset
+    spring, autumn = local(2026, 3, 8), local(2026, 11, 1)  # DST begins, ends
     assert ebay.window_end(spring) - spring == 23 * 3600
     assert ebay.window_end(autumn) - autumn == 25 * 3600
     assert ebay.window(spring + 23 * 3600 - 0.001) == "2026-03-08"
-    assert ebay.window(autumn + 24 * 3600) == "2026-11-01"              # 23:00: 1 o'clock came twice
+    assert ebay.window(autumn + 24 * 3600) == "2026-11-01"  # 23:00: 1 o'clock came twice
 
 
 # ------------------------------------------------------------------ every sliding second
+
 
 def test_the_sliding_check_catches_what_counting_per_epoch_second_allowed():
     """The old scheme leased each epoch second's budget: a batch spent at its end and
     the next second's at its start kept every epoch second at N, and made 2N in one
     second."""
-    late = [1000.95 + i * 0.002 for i in range(N)]           # the end of second 1000 …
-    early = [1001.0 + i * 0.002 for i in range(N)]           # … and the start of 1001
+    late = [1000.95 + i * 0.002 for i in range(N)]  # the end of second 1000 …
+    early = [1001.0 + i * 0.002 for i in range(N)]  # … and the start of 1001
     per_epoch_second = {s: sum(int(t) == s for t in late + early) for s in (1000, 1001)}
     assert per_epoch_second == {1000: N, 1001: N}
     assert busiest_window(late + early) == 2 * N
     slot = spacing_ns(N) / 1e9
     spaced = [1000 + GRACE_NS / 1e9 - 1e-6] + [1000 + i * slot for i in range(1, 3 * N)]
-    assert busiest_window(spaced) == N        # the first slot spent at the end of its grace: still N
+    assert busiest_window(spaced) == N  # the first slot spent at the end of its grace: still N
 
 
 async def spend(gate: CallGate, table: str, callers: int, until: float, times: list[float]) -> None:
     """``callers`` at once, each calling again as soon as its call is let through."""
+
     async def caller() -> None:
         while True:
             await gate(table)
             times.append(time.monotonic())
+
     tasks = [asyncio.ensure_future(caller()) for _ in range(callers)]
     await asyncio.sleep(until - time.monotonic())
     for task in tasks:
@@ -124,7 +128,7 @@ def test_workers_on_separate_sessions_hold_every_sliding_second(zk, zk_hosts):
             gates.append(CallGate(ZkTokens(client)))
         started = time.monotonic()
 
-        def worker(gate: CallGate) -> None:        # an event loop of its own, as a worker process has
+        def worker(gate: CallGate) -> None:  # an event loop of its own, as a worker process has
             asyncio.run(spend(gate, "partner.r.call", 8, started + SPEND_FOR, times))
 
         threads = [threading.Thread(target=worker, args=(gate,)) for gate in gates]
@@ -133,8 +137,8 @@ def test_workers_on_separate_sessions_hold_every_sliding_second(zk, zk_hosts):
         for thread in threads:
             thread.join(20)
         assert_held(times, started, started + SPEND_FOR)
-        leases = zk.get("/qlgate/tokens/partner.r/slots")[1].version     # one write each
-        assert leases < len(times) / 2                       # most calls never waited on ZooKeeper
+        leases = zk.get("/qlgate/tokens/partner.r/slots")[1].version  # one write each
+        assert leases < len(times) / 2  # most calls never waited on ZooKeeper
     finally:
         for client in clients:
             client.stop()
@@ -145,54 +149,55 @@ async def test_an_idle_process_holds_no_slots_others_could_use():
     tokens = MemoryTokens()
     tokens.rates["partner.r"] = Rate(N, "second")
     idle, busy = CallGate(tokens), CallGate(tokens)
-    await idle("partner.r.call")                             # one caller: one slot, not a tenth of N
+    await idle("partner.r.call")  # one caller: one slot, not a tenth of N
     started = time.monotonic()
-    await busy("partner.r.call")                             # so the next slot is the busy one's
+    await busy("partner.r.call")  # so the next slot is the busy one's
     assert time.monotonic() - started < 1.5 * spacing_ns(N) / 1e9
 
 
 def test_unspent_slots_at_the_end_go_back(zk):
     store, other = ZkTokens(zk), ZkTokens(zk)
-    rate = Rate(1, "second")                                  # slots 1.05 s apart: the test outpaces them
+    rate = Rate(1, "second")  # slots 1.05 s apart: the test outpaces them
     first = store.lease_slots("api.y", rate, 5)
     assert first.count == 5 and first.spacing == spacing_ns(1)
-    assert 0 < first.spendable < GRACE_NS                     # narrowed by what it knows of ZooKeeper's clock
+    assert 0 < first.spendable < GRACE_NS  # narrowed by what it knows of ZooKeeper's clock
     assert abs(first.opens(0) - time.monotonic_ns()) < GRACE_NS
-    store.return_slots("api.y", first, 2)                     # slots 2-4 were not needed
+    store.return_slots("api.y", first, 2)  # slots 2-4 were not needed
     second = other.lease_slots("api.y", rate, 1)
     assert second.start == first.at(2)
-    store.return_slots("api.y", first, 0)                     # no longer the end: nothing moves
+    store.return_slots("api.y", first, 0)  # no longer the end: nothing moves
     assert other.lease_slots("api.y", rate, 1).start == second.end
 
 
 def test_a_process_bounds_zookeepers_clock_from_its_own_writes():
     clock = ServerClock()
     assert clock.bounds() is None
-    clock.observe(5_000, sent=1 * MS, received=3 * MS)      # stamped 5 s; sent at 1 ms, answered at 3 ms
+    clock.observe(5_000, sent=1 * MS, received=3 * MS)  # stamped 5 s; sent at 1 ms, answered at 3 ms
     low, high = clock.bounds(3 * MS)
     assert (low, high) == (5_000 * MS - 3 * MS - 1, 5_001 * MS - 1 * MS + 1)  # a round trip and a millisecond
-    clock.observe(5_010, sent=12 * MS, received=13 * MS)    # a quicker one narrows what is known
+    clock.observe(5_010, sent=12 * MS, received=13 * MS)  # a quicker one narrows what is known
     assert clock.width(13 * MS) < high - low
-    assert clock.width(10_013 * MS) >= clock.width(13 * MS) + 19 * MS    # ten seconds later: ±10 ms of drift
-    clock.observe(9_000, sent=20 * MS, received=21 * MS)    # ZooKeeper's clock jumped: believe the new reading
+    assert clock.width(10_013 * MS) >= clock.width(13 * MS) + 19 * MS  # ten seconds later: ±10 ms of drift
+    clock.observe(9_000, sent=20 * MS, received=21 * MS)  # ZooKeeper's clock jumped: believe the new reading
     assert clock.bounds(21 * MS)[0] > 8_900 * MS
 
 
 # ------------------------------------------------------------------ daily quotas
 
+
 async def test_a_spent_daily_budget_waits_for_midnight_in_los_angeles():
     tokens = MemoryTokens()
     tokens.rates["api.x"] = Rate(3, "day", "America/Los_Angeles")
     midnight = tokens.rates["api.x"].window_end(time.time())
-    offset = midnight - 0.15 - time.time()                   # pretend the day ends in 150 ms
+    offset = midnight - 0.15 - time.time()  # pretend the day ends in 150 ms
     gate = CallGate(tokens, clock=lambda: time.time() + offset)
     started = time.monotonic()
     for _ in range(3):
         await gate("api.x.call")
     assert time.monotonic() - started < 0.1
-    await gate("api.x.call")                                 # the fourth waits for the new day
+    await gate("api.x.call")  # the fourth waits for the new day
     assert time.monotonic() - started >= 0.14
-    await gate("other.table")                                # a type with no rate never waits
+    await gate("other.table")  # a type with no rate never waits
 
 
 async def test_a_daily_quota_across_the_start_of_daylight_saving_time():
@@ -214,9 +219,9 @@ async def test_a_daily_quota_across_the_start_of_daylight_saving_time():
         await asyncio.wait_for(waiting, 2)
 
     midnight = local(2026, 3, 8)
-    await spent_until(midnight)                              # Saturday's budget, then Sunday's
+    await spent_until(midnight)  # Saturday's budget, then Sunday's
     await gate("api.x.call")
-    await spent_until(midnight + 23 * 3600)                  # Sunday has 23 hours
+    await spent_until(midnight + 23 * 3600)  # Sunday has 23 hours
     assert tokens.rates["api.x"].window(now[0]) == "2026-03-09"
 
 
@@ -226,16 +231,16 @@ def test_daily_budgets_in_zookeeper_are_leased_by_compare_and_set_and_given_back
     store.set_rate("api.y", rate)
     assert store.rate("api.y") == rate
     other = ZkTokens(zk)
-    assert other.rate("api.y") == rate                       # seen by every process, time zone and all
+    assert other.rate("api.y") == rate  # seen by every process, time zone and all
     day = rate.window(local(2026, 11, 21, 23))
     assert store.lease("api.y", rate, day, 4) == 4
     assert other.lease("api.y", rate, day, 4) == 4
-    assert store.lease("api.y", rate, day, 4) == 2           # what is left of the budget
+    assert store.lease("api.y", rate, day, 4) == 2  # what is left of the budget
     assert other.lease("api.y", rate, day, 4) == 0
     store.give_back("api.y", day, 2)
     assert other.lease("api.y", rate, day, 4) == 2
     assert store.lease("api.y", rate, "2026-11-22", 1) == 1  # a new day: the one before is kept …
-    assert other.lease("api.y", rate, day, 4) == 0           # … for hosts whose clocks lag, spent as it was
+    assert other.lease("api.y", rate, day, 4) == 0  # … for hosts whose clocks lag, spent as it was
     assert store.lease("api.y", rate, "2026-11-20", 4) == 0  # a day before that is not made again
     assert store.lease("api.y", rate, "2026-11-23", 1) == 1  # and a day two back is removed
     deadline = time.monotonic() + 5
@@ -244,12 +249,13 @@ def test_daily_budgets_in_zookeeper_are_leased_by_compare_and_set_and_given_back
         time.sleep(0.02)
     store.set_rate("api.y", None)
     deadline = time.monotonic() + 5
-    while other.rate("api.y") is not None:                   # the removal reaches the other process by watch
+    while other.rate("api.y") is not None:  # the removal reaches the other process by watch
         assert time.monotonic() < deadline
         time.sleep(0.02)
 
 
 # ------------------------------------------------------------------ hosts whose clocks disagree
+
 
 @pytest.fixture(params=["memory", "zookeeper"])
 def two_hosts(request):
@@ -269,27 +275,27 @@ async def test_a_host_whose_clock_lags_never_refills_a_day_the_cluster_has_left(
     from the same shared count (kept for it), never a fresh budget, then waits for its
     own midnight. A day no one used before A left it is not opened by B at all."""
     (tokens_a, tokens_b), set_rate = two_hosts
-    rate = Rate(10, "day", "America/Los_Angeles")          # leased a token at a time: exact counts
+    rate = Rate(10, "day", "America/Los_Angeles")  # leased a token at a time: exact counts
     set_rate("api.v", rate)
     set_rate("api.w", rate)
     midnight = local(2026, 11, 22)
     offset = midnight - 1.5 - time.time()
-    clock_b = lambda: time.time() + offset                 # noqa: E731
+    clock_b = lambda: time.time() + offset  # noqa: E731
     host_a = CallGate(tokens_a, clock=lambda: clock_b() + 3)
     host_b = CallGate(tokens_b, clock=clock_b)
 
     for _ in range(4):
-        await host_b("api.v.call")                        # Saturday: 6 left
+        await host_b("api.v.call")  # Saturday: 6 left
     for _ in range(3):
-        await host_a("api.v.call")                        # A's clock says Sunday already
+        await host_a("api.v.call")  # A's clock says Sunday already
     await host_a("api.w.call")
     for _ in range(6):
-        await host_b("api.v.call")                        # Saturday's last 6, in B's last second of it
+        await host_b("api.v.call")  # Saturday's last 6, in B's last second of it
     assert clock_b() < midnight
 
-    await host_b("api.w.call")                            # no Saturday for api.w: B waits for Sunday
+    await host_b("api.w.call")  # no Saturday for api.w: B waits for Sunday
     assert clock_b() >= midnight
-    await host_b("api.v.call")                            # api.v too, from what A left of Sunday
+    await host_b("api.v.call")  # api.v too, from what A left of Sunday
     if isinstance(tokens_a, ZkTokens):
         days = "/qlgate/tokens/api.v"
         left = {day: int(tokens_a.client.get(f"{days}/{day}")[0]) for day in tokens_a.client.get_children(days)}
@@ -303,7 +309,7 @@ def test_a_rate_moved_to_another_time_zone_starts_its_calendar_afresh(zk):
     calendar to catch up with the old one's date."""
     tokens = ZkTokens(zk)
     tokens.set_rate("api.z", Rate(10, "day"))
-    gate = CallGate(tokens, clock=lambda: local(2026, 11, 21, 18))    # 02:00 UTC on the 22nd
+    gate = CallGate(tokens, clock=lambda: local(2026, 11, 21, 18))  # 02:00 UTC on the 22nd
     asyncio.run(gate("api.z.call"))
     tokens.set_rate("api.z", Rate(10, "day", "America/Los_Angeles"))
     started = time.monotonic()
@@ -314,6 +320,7 @@ def test_a_rate_moved_to_another_time_zone_starts_its_calendar_afresh(zk):
 
 
 # ------------------------------------------------------------------ ZooKeeper slow to answer
+
 
 async def test_while_zookeeper_answers_slowly_calls_wait_for_usable_slots_instead_of_failing(zk, zk_hosts, caplog):
     """A latency spike: every round trip over 50 ms, so a process that has not yet
@@ -328,7 +335,7 @@ async def test_while_zookeeper_answers_slowly_calls_wait_for_usable_slots_instea
     spike.set()
     write = client.set
 
-    def slow_write(*args, **kwargs):                      # each answer 60 ms late while the spike lasts
+    def slow_write(*args, **kwargs):  # each answer 60 ms late while the spike lasts
         if spike.is_set():
             time.sleep(0.06)
         return write(*args, **kwargs)
@@ -336,7 +343,7 @@ async def test_while_zookeeper_answers_slowly_calls_wait_for_usable_slots_instea
     client.set = slow_write
     gate = CallGate(ZkTokens(client))
     try:
-        with pytest.raises(TimeoutError):                 # the run's deadline, as a worker sets it
+        with pytest.raises(TimeoutError):  # the run's deadline, as a worker sets it
             await asyncio.wait_for(gate("partner.s.call"), 0.5)
         assert "calls wait until it is known better" in caplog.text
         threading.Timer(0.3, spike.clear).start()

@@ -13,6 +13,7 @@ SCHEMA = "create table if not exists opened (pid integer);"
 
 def open_and_write(path: str, start_at: float) -> None:
     import os
+
     while time.time() < start_at:
         pass
     db = open_database(path, SCHEMA)
@@ -22,7 +23,7 @@ def open_and_write(path: str, start_at: float) -> None:
 
 def test_processes_opening_a_new_database_at_once_all_get_it(tmp_path):
     context = multiprocessing.get_context("fork")
-    for attempt in range(5):                    # a fresh file each time: WAL is turned on once per file
+    for attempt in range(5):  # a fresh file each time: WAL is turned on once per file
         path = str(tmp_path / f"jobs-{attempt}.sqlite")
         start_at = time.time() + 0.3
         procs = [context.Process(target=open_and_write, args=(path, start_at)) for _ in range(6)]

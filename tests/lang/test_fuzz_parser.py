@@ -1,6 +1,7 @@
 """Whatever text comes in, the parser answers with an AST or a QlSyntaxError."""
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from qlgate.errors import QlSyntaxError
 from qlgate.lang.parser import parse
@@ -13,9 +14,43 @@ SEEDS = [
     "try { throw (e) } catch (e) { r = select a.b as c from v as a, w as b where a.id = b.id } ",
     "select * from t where id in (select id from u where k = 'v') limit 3 offset 1 timeout 20",
 ]
-TOKENS = ["select", "from", "where", "in", "(", ")", "{", "}", "[", "]", "'", '"', ",", ";", "=", "||",
-          "&&", "!", "-- c\n", "/*", "*/", "return", "create table", "on select get from", "via route",
-          "a.b", "{x}", "{^", "1e", "-", "..", "$", "\\", "\n", " "]
+TOKENS = [
+    "select",
+    "from",
+    "where",
+    "in",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "'",
+    '"',
+    ",",
+    ";",
+    "=",
+    "||",
+    "&&",
+    "!",
+    "-- c\n",
+    "/*",
+    "*/",
+    "return",
+    "create table",
+    "on select get from",
+    "via route",
+    "a.b",
+    "{x}",
+    "{^",
+    "1e",
+    "-",
+    "..",
+    "$",
+    "\\",
+    "\n",
+    " ",
+]
 
 
 def check(text: str) -> None:
@@ -33,13 +68,15 @@ def test_random_text(text):
 
 
 @settings(max_examples=600, deadline=None)
-@given(st.sampled_from(SEEDS), st.lists(st.tuples(st.integers(0, 300), st.integers(0, 6),
-                                                  st.sampled_from(TOKENS)), max_size=6))
+@given(
+    st.sampled_from(SEEDS),
+    st.lists(st.tuples(st.integers(0, 300), st.integers(0, 6), st.sampled_from(TOKENS)), max_size=6),
+)
 def test_mutated_scripts(seed, edits):
     text = seed
     for position, cut, token in edits:
         position %= len(text) + 1
-        text = text[:position] + token + text[position + cut:]
+        text = text[:position] + token + text[position + cut :]
     check(text)
 
 

@@ -15,8 +15,10 @@ def only(script: str):
 
 
 def test_select_with_where_limit_offset_and_tuning():
-    line, select = only('items = select title as t, price.value as p from shop.search '
-                        'where q = "boots" and max = 20 limit 10 offset 5 timeout 500 minDelay 10 MAXDELAY 90;')
+    line, select = only(
+        "items = select title as t, price.value as p from shop.search "
+        'where q = "boots" and max = 20 limit 10 offset 5 timeout 500 minDelay 10 MAXDELAY 90;'
+    )
     assert line.target == "items"
     assert isinstance(select, ast.Select)
     assert [c.alias for c in select.columns] == ["t", "p"]
@@ -92,16 +94,19 @@ def test_json_values_keep_types_and_templates():
 
 
 def test_return_with_route():
-    script = parse("return {} via route '/items/{id}?q={^q}' with optional params "
-                   "using defaults q = 'x' using method get using headers 'X-A' = '{id}'")
+    script = parse(
+        "return {} via route '/items/{id}?q={^q}' with optional params "
+        "using defaults q = 'x' using method get using headers 'X-A' = '{id}'"
+    )
     route = script.ret.route
     assert (route.path, route.method, route.optional_params) == ("/items/{id}?q={^q}", "get", True)
     assert [h.name for h in route.headers] == ["X-A"]
 
 
 def test_if_else_and_try_catch():
-    script = parse("if (a && !b || (c)) { x = 1 } else { y = 2 }\n"
-                   "try { throw (oops) } catch (oops) { z = 3 } finally { w = 4 }")
+    script = parse(
+        "if (a && !b || (c)) { x = 1 } else { y = 2 }\ntry { throw (oops) } catch (oops) { z = 3 } finally { w = 4 }"
+    )
     block, trial = script.items
     assert isinstance(block.cond, ast.CondOr)
     assert isinstance(trial.catches[0].cond, ast.CondVar)
@@ -115,15 +120,18 @@ def test_require_and_udf_calls():
     assert (call.module, call.function) == ("u", "add")
 
 
-@pytest.mark.parametrize("text, line, column, message", [
-    ("selec * frm foo", 1, 7, "unexpected '*'"),
-    ('a = "abc;\nreturn a;', 1, 5, "unterminated string"),
-    ('x = select * from t where a = "{itemid"', 1, 32, "unterminated interpolation token"),
-    ("a = 1\nreturn b from c", 2, 10, "unexpected 'from'"),
-    ("a = b", 1, 6, "a bare word is not a value"),
-    ("/* never closed", 1, 1, "unterminated block comment"),
-    ("select * from t limit -1", 1, 23, "limit must be a non-negative integer"),
-])
+@pytest.mark.parametrize(
+    "text, line, column, message",
+    [
+        ("selec * frm foo", 1, 7, "unexpected '*'"),
+        ('a = "abc;\nreturn a;', 1, 5, "unterminated string"),
+        ('x = select * from t where a = "{itemid"', 1, 32, "unterminated interpolation token"),
+        ("a = 1\nreturn b from c", 2, 10, "unexpected 'from'"),
+        ("a = b", 1, 6, "a bare word is not a value"),
+        ("/* never closed", 1, 1, "unterminated block comment"),
+        ("select * from t limit -1", 1, 23, "limit must be a non-negative integer"),
+    ],
+)
 def test_syntax_errors_carry_position_and_expectation(text, line, column, message):
     with pytest.raises(QlSyntaxError) as info:
         parse(text)
@@ -137,3 +145,10 @@ def test_expected_tokens_are_listed():
     with pytest.raises(QlSyntaxError) as info:
         parse("select * from t where")
     assert "a name" in info.value.expected
+
+
+def test_an_integer_longer_than_python_converts_is_a_syntax_error_at_its_position():
+    # not a golden: the source line quoted in the message would be thousands of digits long
+    with pytest.raises(QlSyntaxError, match="has too many digits") as info:
+        parse("x = " + "9" * 5000)
+    assert (info.value.line, info.value.column) == (1, 5)

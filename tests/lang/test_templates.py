@@ -6,27 +6,36 @@ import pytest
 from qlgate.lang.templates import TemplateSyntaxError, interpolate, interpolate_text, parse_template
 from qlgate.values import MISSING
 
-SCOPE = {"n": 0, "flag": False, "rows": [{"id": "1", "p": 2}, {"id": "2"}], "obj": {"k": [1, 2]},
-         "config": {"safari": {"key": "K1"}, "ua": "safari"}, "empty": ""}
+SCOPE = {
+    "n": 0,
+    "flag": False,
+    "rows": [{"id": "1", "p": 2}, {"id": "2"}],
+    "obj": {"k": [1, 2]},
+    "config": {"safari": {"key": "K1"}, "ua": "safari"},
+    "empty": "",
+}
 
 
 def lookup(name):
     return SCOPE.get(name, MISSING)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("{obj.k}", [1, 2]),                     # whole token: typed
-    ("{rows.id}", ["1", "2"]),               # a path on an array maps over its elements
-    ("{rows.p}", [2]),                       # missing results are dropped
-    ("{rows[0].id}", "1"),                   # the name ends at '['
-    ("{config.{config.ua}.key}", "K1"),      # nested token
-    ("{nope}", MISSING),
-    ("id-{n}-{flag}", "id-0-false"),         # falsy scalars are substituted
-    ("x{obj}y{nope}", "x{obj}y{nope}"),      # objects and missing stay verbatim
-    ("{obj.$..k}", [1, 2]),
-    ('{"a": 1}', MISSING),                   # not a reference: unresolved
-    ("plain", "plain"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("{obj.k}", [1, 2]),  # whole token: typed
+        ("{rows.id}", ["1", "2"]),  # a path on an array maps over its elements
+        ("{rows.p}", [2]),  # missing results are dropped
+        ("{rows[0].id}", "1"),  # the name ends at '['
+        ("{config.{config.ua}.key}", "K1"),  # nested token
+        ("{nope}", MISSING),
+        ("id-{n}-{flag}", "id-0-false"),  # falsy scalars are substituted
+        ("x{obj}y{nope}", "x{obj}y{nope}"),  # objects and missing stay verbatim
+        ("{obj.$..k}", [1, 2]),
+        ('{"a": 1}', MISSING),  # not a reference: unresolved
+        ("plain", "plain"),
+    ],
+)
 def test_interpolate(text, expected):
     assert interpolate(parse_template(text), lookup) == expected
 

@@ -42,17 +42,46 @@ def stop(proc: subprocess.Popen) -> None:
 def test_sandbox_writes_a_config_that_run_uses(tmp_path):
     config = tmp_path / "emulator.json"
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "qlgate", "sandbox", "--port", str(port),
-                             "--write-config", str(config), "--control-token", "cli-test-token"],
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "qlgate",
+            "sandbox",
+            "--port",
+            str(port),
+            "--write-config",
+            str(config),
+            "--control-token",
+            "cli-test-token",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
-        wait_for(f"http://127.0.0.1:{port}/_sandbox/requests", proc,
-                 headers={"Authorization": "Bearer cli-test-token"})
+        wait_for(f"http://127.0.0.1:{port}/_sandbox/requests", proc, headers={"Authorization": "Bearer cli-test-token"})
         assert "cli-test-token" not in config.read_text()
-        assert json.loads(config.read_text())["tables"]["ebay"]["trading"]["gateway"] == \
-            f"http://127.0.0.1:{port}/ws/api.dll"
-        run = subprocess.run([sys.executable, "-m", "qlgate", "run", "scripts/ebay/search.ql", "--config", str(config),
-                              "--var", "keywords=iphone 5"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert (
+            json.loads(config.read_text())["tables"]["ebay"]["trading"]["gateway"]
+            == f"http://127.0.0.1:{port}/ws/api.dll"
+        )
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "qlgate",
+                "run",
+                "scripts/ebay/search.ql",
+                "--config",
+                str(config),
+                "--var",
+                "keywords=iphone 5",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert run.returncode == 0, run.stderr
         rows = json.loads(run.stdout)
         assert len(rows) == 3 and all("iPhone 5" in r["title"] for r in rows)
@@ -64,8 +93,14 @@ def test_sandbox_writes_a_config_that_run_uses(tmp_path):
 def test_serve_without_credentials_uses_the_built_in_emulator(tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("EBAY_")}
-    proc = subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--port", str(port)], cwd=ROOT, env=env,
-                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "qlgate", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         wait_for(f"http://127.0.0.1:{port}/health", proc)
         base = f"http://127.0.0.1:{port}"

@@ -16,12 +16,15 @@ def doc(call, inner, token="TEST-TOKEN"):
 @pytest.fixture
 async def trading(emulator):
     async with aiohttp.ClientSession() as session:
+
         async def call(name, inner="", token="TEST-TOKEN", headers=None, body=None):
             hdrs = {**TRADING, "X-EBAY-API-CALL-NAME": name, **(headers or {})}
-            async with session.post(emulator.base + "/ws/api.dll", data=body or doc(name, inner, token),
-                                    headers=hdrs) as resp:
+            async with session.post(
+                emulator.base + "/ws/api.dll", data=body or doc(name, inner, token), headers=hdrs
+            ) as resp:
                 assert resp.status == 200
                 return xml_to_json(await resp.text())[f"{name}Response"]
+
         yield call
 
 
@@ -39,8 +42,10 @@ async def test_auth_root_element_and_call_checks(trading):
 
 
 async def test_required_fields_are_checked(trading):
-    item = ("<Item><Title>T</Title><PrimaryCategory><CategoryID>377</CategoryID></PrimaryCategory>"
-            "<StartPrice>1.00</StartPrice><Country>US</Country><ListingDuration>Days_7</ListingDuration></Item>")
+    item = (
+        "<Item><Title>T</Title><PrimaryCategory><CategoryID>377</CategoryID></PrimaryCategory>"
+        "<StartPrice>1.00</StartPrice><Country>US</Country><ListingDuration>Days_7</ListingDuration></Item>"
+    )
     failed = await trading("AddItem", item)
     assert error_code(failed) == ("Failure", 37)
     assert failed["Errors"]["ErrorParameters"]["Value"] == "Item.Currency"
@@ -49,9 +54,11 @@ async def test_required_fields_are_checked(trading):
 
 
 async def test_state_is_consistent_across_calls(trading, emulator):
-    item = ("<Item><Title>Blue Kettle</Title><PrimaryCategory><CategoryID>20625</CategoryID></PrimaryCategory>"
-            "<StartPrice>10.00</StartPrice><Currency>USD</Currency><Country>US</Country>"
-            "<ListingDuration>Days_3</ListingDuration></Item>")
+    item = (
+        "<Item><Title>Blue Kettle</Title><PrimaryCategory><CategoryID>20625</CategoryID></PrimaryCategory>"
+        "<StartPrice>10.00</StartPrice><Currency>USD</Currency><Country>US</Country>"
+        "<ListingDuration>Days_3</ListingDuration></Item>"
+    )
     listed = await trading("AddItem", item, token="SELLER-AUTH-TOKEN-HERE")
     item_id = str(listed["ItemID"])
     found = await trading("GetItem", f"<ItemID>{item_id}</ItemID>")
@@ -61,17 +68,27 @@ async def test_state_is_consistent_across_calls(trading, emulator):
     assert (await trading("AddToWatchList", f"<ItemID>{item_id}</ItemID>"))["WatchListCount"] == 1  # no double count
     buying = await trading("GetMyeBayBuying", "<WatchList><Include>true</Include></WatchList>")
     assert buying["WatchList"]["ItemArray"]["Item"]["ItemID"] == int(item_id)
-    own = await trading("PlaceOffer", f"<Offer><Action>Bid</Action><MaxBid>20</MaxBid><Quantity>1</Quantity>"
-                                      f"</Offer><ItemID>{item_id}</ItemID>", token="SELLER-AUTH-TOKEN-HERE")
+    own = await trading(
+        "PlaceOffer",
+        f"<Offer><Action>Bid</Action><MaxBid>20</MaxBid><Quantity>1</Quantity></Offer><ItemID>{item_id}</ItemID>",
+        token="SELLER-AUTH-TOKEN-HERE",
+    )
     assert error_code(own) == ("Failure", 12011)
-    low = await trading("PlaceOffer", f"<Offer><Action>Bid</Action><MaxBid>5</MaxBid><Quantity>1</Quantity>"
-                                      f"</Offer><ItemID>{item_id}</ItemID>")
+    low = await trading(
+        "PlaceOffer",
+        f"<Offer><Action>Bid</Action><MaxBid>5</MaxBid><Quantity>1</Quantity></Offer><ItemID>{item_id}</ItemID>",
+    )
     assert error_code(low) == ("Failure", 12016)
-    ended = await trading("EndItem", f"<ItemID>{item_id}</ItemID><EndingReason>NotAvailable</EndingReason>",
-                          token="SELLER-AUTH-TOKEN-HERE")
+    ended = await trading(
+        "EndItem",
+        f"<ItemID>{item_id}</ItemID><EndingReason>NotAvailable</EndingReason>",
+        token="SELLER-AUTH-TOKEN-HERE",
+    )
     assert ended["Ack"] == "Success"
-    late = await trading("PlaceOffer", f"<Offer><Action>Bid</Action><MaxBid>50</MaxBid><Quantity>1</Quantity>"
-                                       f"</Offer><ItemID>{item_id}</ItemID>")
+    late = await trading(
+        "PlaceOffer",
+        f"<Offer><Action>Bid</Action><MaxBid>50</MaxBid><Quantity>1</Quantity></Offer><ItemID>{item_id}</ItemID>",
+    )
     assert error_code(late) == ("Failure", 12302)
     assert emulator.sandbox.market.search(keywords="kettle") == []
 
@@ -79,12 +96,20 @@ async def test_state_is_consistent_across_calls(trading, emulator):
 async def test_finding_framework_error_and_json(emulator):
     async with aiohttp.ClientSession() as session:
         url = emulator.base + "/services/search/FindingService/v1"
-        async with session.get(url, params={"OPERATION-NAME": "findItemsByKeywords", "SECURITY-APPNAME": "BAD",
-                                            "keywords": "iphone"}) as resp:
+        async with session.get(
+            url, params={"OPERATION-NAME": "findItemsByKeywords", "SECURITY-APPNAME": "BAD", "keywords": "iphone"}
+        ) as resp:
             assert resp.status == 500 and "Invalid Application: BAD" in await resp.text()
-        async with session.get(url, params={"OPERATION-NAME": "findItemsByKeywords", "SECURITY-APPNAME": "TEST-APPNAME",
-                                            "RESPONSE-DATA-FORMAT": "JSON", "keywords": "iphone",
-                                            "paginationInput.entriesPerPage": "2"}) as resp:
+        async with session.get(
+            url,
+            params={
+                "OPERATION-NAME": "findItemsByKeywords",
+                "SECURITY-APPNAME": "TEST-APPNAME",
+                "RESPONSE-DATA-FORMAT": "JSON",
+                "keywords": "iphone",
+                "paginationInput.entriesPerPage": "2",
+            },
+        ) as resp:
             body = await resp.json()
         response = body["findItemsByKeywordsResponse"][0]
         assert response["ack"] == ["Success"] and response["searchResult"][0]["@count"] == "2"
@@ -95,9 +120,11 @@ async def test_finding_framework_error_and_json(emulator):
 
 async def test_injected_latency_and_failures(emulator, ebay):
     async with aiohttp.ClientSession() as session:
-        await session.put(emulator.base + "/_sandbox/faults", json={"GeteBayTime": {"fail": "ack", "times": 1},
-                                                                    "GetUserProfile": {"latency_ms": 120}},
-                          headers=emulator.control_headers())
+        await session.put(
+            emulator.base + "/_sandbox/faults",
+            json={"GeteBayTime": {"fail": "ack", "times": 1}, "GetUserProfile": {"latency_ms": 120}},
+            headers=emulator.control_headers(),
+        )
     with pytest.raises(Exception, match="eBay answered Failure"):
         await ebay.execute("select * from ebay.shopping.GeteBayTime")
     assert (await ebay.execute("select * from ebay.shopping.GeteBayTime")).value["Ack"] == "Success"

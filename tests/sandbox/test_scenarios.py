@@ -11,10 +11,12 @@ from qlgate.errors import QlError
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "ebay"
 NS = "{urn:ebay:apis:eBLBaseComponents}"
-TRADING_HEADERS = {"x-ebay-api-compatibility-level": "737", "x-ebay-api-siteid": "0",
-                   "content-type": "application/xml"}
-KEY_HEADERS = {"x-ebay-api-app-name": "TEST-APPNAME", "x-ebay-api-dev-name": "TEST-DEVNAME",
-               "x-ebay-api-cert-name": "TEST-CERTNAME"}
+TRADING_HEADERS = {"x-ebay-api-compatibility-level": "737", "x-ebay-api-siteid": "0", "content-type": "application/xml"}
+KEY_HEADERS = {
+    "x-ebay-api-app-name": "TEST-APPNAME",
+    "x-ebay-api-dev-name": "TEST-DEVNAME",
+    "x-ebay-api-cert-name": "TEST-CERTNAME",
+}
 
 
 def children(xml: str) -> list[tuple[str, str]]:
@@ -68,16 +70,24 @@ async def test_scenario_2_opaque_listing_then_bid(ebay, emulator):
     listed = next(i.item_id for i in emulator.sandbox.market.items.values() if i.title.startswith("Harry"))
     assert listed == "110096039601"  # fresh ids start where eBay's sample did
     assert children(offer.body) == [
-        ("RequesterCredentials/eBayAuthToken", "TEST-TOKEN"), ("ErrorLanguage", "en_US"),
-        ("EndUserIP", "192.168.255.255"), ("Offer/Action", "Bid"), ("Offer/MaxBid", "20.00"),
-        ("Offer/Quantity", "1"), ("ItemID", listed)]
+        ("RequesterCredentials/eBayAuthToken", "TEST-TOKEN"),
+        ("ErrorLanguage", "en_US"),
+        ("EndUserIP", "192.168.255.255"),
+        ("Offer/Action", "Bid"),
+        ("Offer/MaxBid", "20.00"),
+        ("Offer/Quantity", "1"),
+        ("ItemID", listed),
+    ]
     status = result.value["SellingStatus"]
     assert status["CurrentPrice"] == {"currencyID": "USD", "$t": 1.0}
     assert status["MinimumToBid"] == {"currencyID": "USD", "$t": 1.25}
     assert status["HighBidder"] == {"UserID": "testuser_bountifulbuyer"}
     item = emulator.sandbox.market.items[listed]
     assert (item.seller, item.title, item.high_bidder) == (
-        "testuser_magicalbookseller", "Harry Potter and the Philosophers Stone", "testuser_bountifulbuyer")
+        "testuser_magicalbookseller",
+        "Harry Potter and the Philosophers Stone",
+        "testuser_bountifulbuyer",
+    )
 
 
 async def test_scenario_3_product_added_then_deleted_by_its_id(ebay, emulator):
@@ -85,22 +95,28 @@ async def test_scenario_3_product_added_then_deleted_by_its_id(ebay, emulator):
     add, delete = emulator.sandbox.requests
     check_trading(add, "AddSellingManagerProduct", keys=True)
     assert children(add.body) == [
-        ("RequesterCredentials/eBayAuthToken", "TEST-TOKEN"), ("Version", "737"),
+        ("RequesterCredentials/eBayAuthToken", "TEST-TOKEN"),
+        ("Version", "737"),
         ("SellingManagerProductDetails/ProductName", "Harry Potter Book4"),
         ("SellingManagerProductDetails/QuantityAvailable", "50"),
-        ("SellingManagerProductDetails/FolderID", "4651612545")]
+        ("SellingManagerProductDetails/FolderID", "4651612545"),
+    ]
     check_trading(delete, "DeleteSellingManagerProduct")
-    assert children(delete.body) == [("RequesterCredentials/eBayAuthToken", "TEST-TOKEN"),
-                                     ("ProductID", "5027985010")]
+    assert children(delete.body) == [("RequesterCredentials/eBayAuthToken", "TEST-TOKEN"), ("ProductID", "5027985010")]
     assert result.value["DeletedSellingManagerProductDetails"] == {
-        "ProductName": "Harry Potter Book4", "ProductID": 5027985010, "QuantityAvailable": 50,
-        "FolderID": 4651612545}
+        "ProductName": "Harry Potter Book4",
+        "ProductID": 5027985010,
+        "QuantityAvailable": 50,
+        "FolderID": 4651612545,
+    }
     assert emulator.sandbox.market.products == {}
 
 
 async def test_a_failed_write_stops_the_writes_after_it(ebay, emulator):
-    script = ('insert into ebay.trading.AddToWatchList (ItemID) values ("999");\n'
-              'return delete from ebay.trading.RemoveFromWatchList where ItemID = "999"')
+    script = (
+        'insert into ebay.trading.AddToWatchList (ItemID) values ("999");\n'
+        'return delete from ebay.trading.RemoveFromWatchList where ItemID = "999"'
+    )
     with pytest.raises(QlError) as info:
         await ebay.execute(script)
     assert info.value.line == 1 and "17 Error" in info.value.message
@@ -108,6 +124,7 @@ async def test_a_failed_write_stops_the_writes_after_it(ebay, emulator):
 
 
 async def test_a_failed_call_can_be_caught_with_a_fallback(ebay, emulator):
-    result = await ebay.execute('x = insert into ebay.trading.AddToWatchList (ItemID) values ("999") '
-                                '|| {"watched": false}; return x')
+    result = await ebay.execute(
+        'x = insert into ebay.trading.AddToWatchList (ItemID) values ("999") || {"watched": false}; return x'
+    )
     assert result.value == {"watched": False}

@@ -20,9 +20,11 @@ async def test_a_stray_closing_brace_is_reported_the_same_way(ebay):
 
 
 async def test_a_near_miss_name_warns_and_the_call_fails_on_ebays_side(ebay, emulator):
-    script = ('itemId = select searchResult.item[0].itemId from ebay.finding.findItemsByKeywords '
-              'where keywords = "iphone5";\n'
-              'return insert into ebay.trading.AddToWatchList (ItemID, Bogus.Column) values ("{itemid}", "x")')
+    script = (
+        "itemId = select searchResult.item[0].itemId from ebay.finding.findItemsByKeywords "
+        'where keywords = "iphone5";\n'
+        'return insert into ebay.trading.AddToWatchList (ItemID, Bogus.Column) values ("{itemid}", "x")'
+    )
     with pytest.raises(Exception) as info:
         await ebay.execute(script)
     assert "37 Error" in str(info.value)
@@ -40,14 +42,18 @@ async def test_unknown_table_is_reported_where_it_is_written(ebay, emulator):
 
 async def test_a_body_written_for_another_call_is_refused_by_the_emulator(ebay):
     with pytest.raises(Exception, match="does not match the call SetMessagePreferences"):
-        await ebay.execute("insert into ebay.trading.SetMessagePreferences values ('<SetNotificationPreferencesRequest "
-                           "xmlns=\"urn:ebay:apis:eBLBaseComponents\"><RequesterCredentials><eBayAuthToken>TEST-TOKEN"
-                           "</eBayAuthToken></RequesterCredentials></SetNotificationPreferencesRequest>')")
+        await ebay.execute(
+            "insert into ebay.trading.SetMessagePreferences values ('<SetNotificationPreferencesRequest "
+            'xmlns="urn:ebay:apis:eBLBaseComponents"><RequesterCredentials><eBayAuthToken>TEST-TOKEN'
+            "</eBayAuthToken></RequesterCredentials></SetNotificationPreferencesRequest>')"
+        )
 
 
 async def test_finding_limit_and_offset_map_onto_pagination_input(ebay, emulator):
-    result = await ebay.execute('return select searchResult.item[*].itemId from ebay.finding.findItemsByKeywords '
-                                'where keywords = "iphone" limit 2 offset 2')
+    result = await ebay.execute(
+        "return select searchResult.item[*].itemId from ebay.finding.findItemsByKeywords "
+        'where keywords = "iphone" limit 2 offset 2'
+    )
     body = emulator.sandbox.requests[0].body
     assert "<paginationInput><pageNumber>2</pageNumber><entriesPerPage>2</entriesPerPage></paginationInput>" in body
     expected = [i.item_id for i in emulator.sandbox.market.search(keywords="iphone")[2:4]]

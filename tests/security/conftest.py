@@ -19,10 +19,12 @@ SECRET = "s3cr3t-t0ken-value"
 async def gateway(engine_for):
     """``async with gateway(tables, config, jobs=…) as client``: a served gateway and a
     client session for it; ``config`` is laid over ``{"base": upstream, "svc": {"token": SECRET}}``."""
+
     @contextlib.asynccontextmanager
     async def start(tables=None, config=None, *, jobs=None, routes=None, **app_options):
-        engine = engine_for(tables or {}, config={"svc": {"token": SECRET, "site": "EBAY-US"}, **(config or {})},
-                            routes=routes)
+        engine = engine_for(
+            tables or {}, config={"svc": {"token": SECRET, "site": "EBAY-US"}, **(config or {})}, routes=routes
+        )
         server = TestServer(build_app(engine, jobs=jobs, **app_options), host="127.0.0.1")
         await server.start_server()
         try:
@@ -30,4 +32,5 @@ async def gateway(engine_for):
                 yield client
         finally:
             await server.close()
+
     return start

@@ -21,8 +21,7 @@ from tests.sandbox.test_cli import free_port, wait_for
 
 PUBLIC = None
 KEYS = {scope: f"key-for-{scope}-" + "x" * 16 for scope in SCOPES}
-AUTH = {"gateway": {"auth": {"keys": [{"name": scope, "key": key, "scopes": [scope]}
-                                      for scope, key in KEYS.items()]}}}
+AUTH = {"gateway": {"auth": {"keys": [{"name": scope, "key": key, "scopes": [scope]} for scope, key in KEYS.items()]}}}
 TABLES = {"items.ql": "create table items on select get from '{config.base}/items'"}
 ROUTES = {"r.ql": 'return select * from items via route "/r" using method get'}
 JOB = {"script": "return select * from items;"}
@@ -97,8 +96,9 @@ async def test_every_endpoint_by_every_kind_of_caller(gateway, upstream, jobs):
                 if allowed:
                     assert status not in (401, 403), f"{where} with {holder}: {status} {text}"
                 else:
-                    assert status == 403 and (not has_body or f"lacks the scope '{scope}'" in json.loads(text)["err"]), \
-                        f"{where} with {holder}: {status} {text}"
+                    assert status == 403 and (
+                        not has_body or f"lacks the scope '{scope}'" in json.loads(text)["err"]
+                    ), f"{where} with {holder}: {status} {text}"
 
 
 async def test_the_scope_table_covers_every_endpoint_the_gateway_serves(engine_for, jobs):
@@ -119,17 +119,28 @@ async def test_the_scope_table_covers_every_endpoint_the_gateway_serves(engine_f
 
 async def test_jobs_belong_to_the_key_that_submitted_them(gateway, upstream, jobs):
     upstream.reply("GET", "/items", json_body={"ok": 1})
-    keys = {"gateway": {"auth": {"keys": [
-        {"name": "alice", "key": "a" * 20, "scopes": ["jobs"]},
-        {"name": "bob", "key": "b" * 20, "scopes": ["jobs"]},
-        {"name": "ops", "key": "o" * 20, "scopes": ["admin"]}]}}}
+    keys = {
+        "gateway": {
+            "auth": {
+                "keys": [
+                    {"name": "alice", "key": "a" * 20, "scopes": ["jobs"]},
+                    {"name": "bob", "key": "b" * 20, "scopes": ["jobs"]},
+                    {"name": "ops", "key": "o" * 20, "scopes": ["admin"]},
+                ]
+            }
+        }
+    }
     async with gateway(TABLES, keys, jobs=jobs) as client:
         status, _, text = await _send(client, "POST", "/jobs", JOB, "a" * 20)
         assert status == 202
         job_id = json.loads(text)["id"]
-        for method, path in (("GET", f"/jobs/{job_id}"), ("GET", f"/jobs/{job_id}/result"),
-                             ("DELETE", f"/jobs/{job_id}"), ("POST", f"/jobs/{job_id}/cancel"),
-                             ("GET", f"/jobs/{job_id}?wait=1")):
+        for method, path in (
+            ("GET", f"/jobs/{job_id}"),
+            ("GET", f"/jobs/{job_id}/result"),
+            ("DELETE", f"/jobs/{job_id}"),
+            ("POST", f"/jobs/{job_id}/cancel"),
+            ("GET", f"/jobs/{job_id}?wait=1"),
+        ):
             status, _, text = await _send(client, method, path, None, "b" * 20)
             assert status == 404 and json.loads(text) == {"err": f"no job {job_id}"}, (method, path)
         status, _, text = await _send(client, "GET", "/jobs", None, "b" * 20)
@@ -144,11 +155,14 @@ async def test_jobs_belong_to_the_key_that_submitted_them(gateway, upstream, job
         assert status == 200
 
 
-@pytest.mark.parametrize("entry, problem", [
-    ({"name": "a", "key": "", "scopes": ["query"]}, "at least 16 characters"),
-    ({"name": "a", "key": "k" * 20, "scopes": ["everything"]}, "scopes"),
-    ({"name": "", "key": "k" * 20, "scopes": ["query"]}, "name"),
-])
+@pytest.mark.parametrize(
+    "entry, problem",
+    [
+        ({"name": "a", "key": "", "scopes": ["query"]}, "at least 16 characters"),
+        ({"name": "a", "key": "k" * 20, "scopes": ["everything"]}, "scopes"),
+        ({"name": "", "key": "k" * 20, "scopes": ["query"]}, "name"),
+    ],
+)
 def test_a_bad_key_list_is_a_config_error(entry, problem):
     with pytest.raises(Exception) as refused:
         Gatekeeper.from_config({"gateway": {"auth": {"keys": [entry]}}})
@@ -156,6 +170,7 @@ def test_a_bad_key_list_is_a_config_error(entry, problem):
 
 
 # ------------------------------------------------------------------ the process: access log, start-up
+
 
 class Served:
     """A ``qlgate serve`` process; ``stderr`` holds what it printed once it stopped."""
@@ -173,11 +188,26 @@ def serving(tmp_path, config: dict, *args: str):
     (SIGTERM) on the way out. The key of the tests' configs comes from QLGATE_TEST_KEY."""
     (tmp_path / "config.json").write_text(json.dumps(config))
     served = Served(free_port())
-    proc = subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--config", str(tmp_path / "config.json"),
-                             "--tables", str(tmp_path), "--port", str(served.port), *args],
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "QLGATE_TEST_KEY": "t" * 24,
-                                 "QLGATE_JOBS_DATABASE": str(tmp_path / "jobs.sqlite")})
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "qlgate",
+            "serve",
+            "--config",
+            str(tmp_path / "config.json"),
+            "--tables",
+            str(tmp_path),
+            "--port",
+            str(served.port),
+            *args,
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "QLGATE_TEST_KEY": "t" * 24, "QLGATE_JOBS_DATABASE": str(tmp_path / "jobs.sqlite")},
+    )
     try:
         wait_for(served.url("/health"), proc, timeout=30)
         yield served
@@ -189,11 +219,15 @@ def serving(tmp_path, config: dict, *args: str):
 def test_the_access_log_names_the_key_never_its_value(tmp_path):
     config = {"gateway": {"auth": {"keys": [{"name": "shop", "key": "${QLGATE_TEST_KEY}", "scopes": ["query"]}]}}}
     with serving(tmp_path, config) as served:
-        for path, key in (("/q?s=return+1%3B", "t" * 24), ("/q?s=return+1%3B", "wrong-" + "w" * 20),
-                          ("/tables", "t" * 24)):
+        for path, key in (
+            ("/q?s=return+1%3B", "t" * 24),
+            ("/q?s=return+1%3B", "wrong-" + "w" * 20),
+            ("/tables", "t" * 24),
+        ):
             try:
-                urllib.request.urlopen(urllib.request.Request(served.url(path),
-                                                              headers={"Authorization": f"Bearer {key}"}))
+                urllib.request.urlopen(
+                    urllib.request.Request(served.url(path), headers={"Authorization": f"Bearer {key}"})
+                )
             except OSError:
                 pass
     lines = [json.loads(line) for line in served.stderr.splitlines() if line.startswith('{"time"')]
@@ -206,9 +240,24 @@ def test_the_access_log_names_the_key_never_its_value(tmp_path):
 
 def test_an_open_gateway_will_not_start_on_a_public_address_by_accident(tmp_path):
     (tmp_path / "config.json").write_text("{}")
-    refused = subprocess.run([sys.executable, "-m", "qlgate", "serve", "--config", str(tmp_path / "config.json"),
-                              "--host", "0.0.0.0", "--port", str(free_port())],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    refused = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "qlgate",
+            "serve",
+            "--config",
+            str(tmp_path / "config.json"),
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(free_port()),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert refused.returncode != 0 and "refusing to serve on 0.0.0.0 without API keys" in refused.stderr
     with serving(tmp_path, {}, "--host", "0.0.0.0", "--insecure") as served:
         pass
@@ -226,14 +275,37 @@ def test_the_jobs_cli_sends_its_api_key(tmp_path):
     (tmp_path / "job.ql").write_text("return 1;")
     config = {"gateway": {"auth": {"keys": [{"name": "cli", "key": "${QLGATE_TEST_KEY}", "scopes": ["jobs"]}]}}}
     with serving(tmp_path, config) as served:
-        command = [sys.executable, "-m", "qlgate", "jobs", "submit", "job.ql", "--type", "t",
-                   "--gateway", served.url("")]
-        refused = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                                 env={k: v for k, v in os.environ.items() if k != "QLGATE_API_KEY"})
+        command = [
+            sys.executable,
+            "-m",
+            "qlgate",
+            "jobs",
+            "submit",
+            "job.ql",
+            "--type",
+            "t",
+            "--gateway",
+            served.url(""),
+        ]
+        refused = subprocess.run(
+            command,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={k: v for k, v in os.environ.items() if k != "QLGATE_API_KEY"},
+        )
         assert refused.returncode != 0 and "needs an API key" in refused.stderr
-        by_env = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                                env={**os.environ, "QLGATE_API_KEY": "t" * 24})
-        by_flag = subprocess.run([*command, "--api-key", "t" * 24], cwd=tmp_path, capture_output=True, text=True,
-                                 timeout=60)
+        by_env = subprocess.run(
+            command,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "QLGATE_API_KEY": "t" * 24},
+        )
+        by_flag = subprocess.run(
+            [*command, "--api-key", "t" * 24], cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
         assert by_env.returncode == 0 and by_flag.returncode == 0, (by_env.stderr, by_flag.stderr)
         assert int(by_flag.stdout) == int(by_env.stdout) + 1

@@ -7,7 +7,8 @@ import json
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from qlgate.server.app import build_app
 
@@ -16,14 +17,14 @@ TABLES = {
     "echo.ql": "create table echo on select get from '{config.base}/echo?q={q}'",
     "hdr.ql": "create table hdr on select get from '{config.base}/echo' using headers 'X-A' = '{a}'",
     "post.ql": "create table post on insert post to '{config.base}/echo' "
-               "using bodyTemplate 'post.json.mu' type 'application/json'",
+    "using bodyTemplate 'post.json.mu' type 'application/json'",
     "post.json.mu": '{"a": "{{params.a}}"}',
     "raw.ql": "create table raw on select get from '{`u}'",
     "docs.ql": "-- Looks things up. <script>alert(1)</script> *fast*\n"
-               "--\n"
-               "-- - see [the docs](https://example.com/docs) or [all tables](/tables)\n"
-               "-- - [click](javascript:alert(1)) [or](JaVa&#x09;ScRiPt:alert(1))\n"
-               "create table docs on select get from '{config.base}/docs' using defaults info = '<b>x</b>'\n",
+    "--\n"
+    "-- - see [the docs](https://example.com/docs) or [all tables](/tables)\n"
+    "-- - [click](javascript:alert(1)) [or](JaVa&#x09;ScRiPt:alert(1))\n"
+    "create table docs on select get from '{config.base}/docs' using defaults info = '<b>x</b>'\n",
 }
 ROUTES = {"sink.ql": 'return "{body}" via route "/sink" using method post'}
 
@@ -45,8 +46,10 @@ BODIES = {
 
 def strict_json(raw: bytes):
     """RFC 8259 JSON in UTF-8: no NaN/Infinity, no unencodable text."""
+
     def refuse(constant):
         raise ValueError(f"{constant} is not JSON")
+
     return json.loads(raw.decode("utf-8"), parse_constant=refuse)
 
 
@@ -79,19 +82,23 @@ def assert_typed(status: int, body: dict, expected_status: int, *types: str) -> 
 
 # 1 ------------------------------------------------------------------ templates in table definitions
 
+
 async def test_unterminated_brace_in_an_inline_table_uri_is_a_syntax_error_at_its_line(gateway):
     script = 'x = "a";\ncreate table t on select get from "http://127.0.0.1:1/{x";\nreturn select * from t;'
     status, body = await q(gateway, script)
     assert_typed(status, body, 400, "QlSyntaxError")
     assert body["line"] == 2 and body["column"] == 55 and "unterminated" in body["err"] and "{x" in body["err"]
     # the same in a header name of the table
-    status, body = await q(gateway, 'create table t on select get from "http://127.0.0.1:1/"\n'
-                                    '  using headers "{a" = "1";\nreturn select * from t;')
+    status, body = await q(
+        gateway,
+        'create table t on select get from "http://127.0.0.1:1/"\n  using headers "{a" = "1";\nreturn select * from t;',
+    )
     assert_typed(status, body, 400, "QlSyntaxError")
     assert body["line"] == 2 and "unterminated" in body["err"]
 
 
 # 2 ------------------------------------------------------------------ charsets
+
 
 @pytest.mark.parametrize("charset", ["utf-7", "nope", "base64"])
 async def test_an_upstream_charset_we_do_not_decode_is_a_typed_502_naming_it(gateway, upstream, charset):
@@ -101,6 +108,7 @@ async def test_an_upstream_charset_we_do_not_decode_is_a_typed_502_naming_it(gat
 
 
 # 3 ------------------------------------------------------------------ nesting depth
+
 
 @pytest.mark.parametrize("kind", ["deep", "deep-valid", "deep-text"])
 async def test_deeply_nested_json_from_an_upstream_is_a_typed_502(gateway, kind):
@@ -115,17 +123,20 @@ async def test_bad_request_bodies_of_a_route_are_a_typed_4xx(gateway):
             body = strict_json(await resp.read())
             assert_typed(resp.status, body, 400, "InvalidRequestBody")
             assert "nested more than 256" in body["err"]
-    for payload, ctype, charset in ((b'{"body": 1}', "application/json; charset=nope", "'nope'"),
-                                    (b"x", "text/plain; charset=nope", "'nope'"),
-                                    (b"body=1", "application/x-www-form-urlencoded; charset=utf-7", "'utf-7'")):
+    for payload, ctype, charset in (
+        (b'{"body": 1}', "application/json; charset=nope", "'nope'"),
+        (b"x", "text/plain; charset=nope", "'nope'"),
+        (b"body=1", "application/x-www-form-urlencoded; charset=utf-7", "'utf-7'"),
+    ):
         async with gateway.post("/sink", data=payload, headers={"Content-Type": ctype}) as resp:
             body = strict_json(await resp.read())  # 415 Unsupported Media Type says it as well as 400
             assert resp.status in (400, 415) and body["type"] and charset in body["err"], (ctype, body)
-    async with gateway.post("/sink", json=[[[1]]]) as resp:     # what stays fine
+    async with gateway.post("/sink", json=[[[1]]]) as resp:  # what stays fine
         assert resp.status == 200 and await resp.json() == [[[1]]]
 
 
 # 4 ------------------------------------------------------------------ header injection
+
 
 async def test_a_line_break_in_a_header_value_from_a_variable_is_a_400_before_anything_is_sent(gateway, upstream):
     for value in ("x\\r\\nX-Injected: 1", "x\\nX-Injected: 1", "x\\u0000"):
@@ -138,6 +149,7 @@ async def test_a_line_break_in_a_header_value_from_a_variable_is_a_400_before_an
 
 
 # 5 ------------------------------------------------------------------ strict JSON numbers
+
 
 async def test_an_overflowing_number_literal_is_a_syntax_error_at_its_position(gateway):
     for literal in ("1e99999", "-1E+400"):
@@ -155,6 +167,7 @@ async def test_non_finite_numbers_from_upstreams_are_written_as_null(gateway):
 
 # 6 ------------------------------------------------------------------ lone surrogates
 
+
 async def test_a_lone_surrogate_is_answered_as_its_json_escape(gateway):
     async with gateway.get("/q", params={"s": 'return "\\ud800";'}) as resp:
         raw = await resp.read()
@@ -162,14 +175,17 @@ async def test_a_lone_surrogate_is_answered_as_its_json_escape(gateway):
     status, body = await q(gateway, 'x = select * from body where kind = "surrogate"; return ["{x.s}", "é"];')
     assert status == 200 and body == ["\ud800", "é"]
     # sending one is another matter: URIs and bodies go out as UTF-8, which has no form for it
-    for script in ('x = "\\ud800"; return select * from echo where q = "{x}";',
-                   'x = "\\ud800"; return insert into post (a) values ("{x}");'):
+    for script in (
+        'x = "\\ud800"; return select * from echo where q = "{x}";',
+        'x = "\\ud800"; return insert into post (a) values ("{x}");',
+    ):
         status, body = await q(gateway, script)
         assert_typed(status, body, 400, "InvalidParameter")
         assert "lone surrogate (\\ud800)" in body["err"]
 
 
 # 7 ------------------------------------------------------------------ describe pages
+
 
 @pytest.mark.parametrize("path", ["/tables/docs", "/table?name=docs"])
 async def test_describe_pages_render_comments_as_markdown_without_html_or_unsafe_links(gateway, path):
@@ -188,28 +204,50 @@ async def test_describe_pages_render_comments_as_markdown_without_html_or_unsafe
 
 # 8 ------------------------------------------------------------------ fuzzing /q
 
-VALUES = ['"x"', '"\\ud800"', '"\\udfff\\ud800"', '"\\u0000"', '"a\\r\\nb: c"', "1e308", "-0", "1e-99999",
-          '"é日本"', "[1, [2, [3]]]", '{"k": "v"}', "null", "true", '"{"', '"}"', '"%ff"', '"http://[::1"']
+VALUES = [
+    '"x"',
+    '"\\ud800"',
+    '"\\udfff\\ud800"',
+    '"\\u0000"',
+    '"a\\r\\nb: c"',
+    "1e308",
+    "-0",
+    "1e-99999",
+    '"é日本"',
+    "[1, [2, [3]]]",
+    '{"k": "v"}',
+    "null",
+    "true",
+    '"{"',
+    '"}"',
+    '"%ff"',
+    '"http://[::1"',
+]
 KINDS = list(BODIES) + ["bad-redirect", "missing"]
-SHAPES = ['x = {v}; return "{{x}}";',
-          'x = {v}; return "a{{x}}b";',
-          'x = {v}; return [{v}, {{"k": "{{x}}"}}];',
-          'x = {v}; return select * from echo where q = "{{x}}";',
-          'x = {v}; return select * from hdr where a = "{{x}}";',
-          'x = {v}; return select * from raw where u = "{{x}}";',
-          'x = {v}; return insert into post (a) values ("{{x}}");',
-          'x = select * from body where kind = "{k}"; return "{{x}}";',
-          'x = select * from body where kind = "{k}"; y = {v}; return ["{{x}}", "{{y}}"];',
-          'return select * from body where kind = "{k}";']
+SHAPES = [
+    'x = {v}; return "{{x}}";',
+    'x = {v}; return "a{{x}}b";',
+    'x = {v}; return [{v}, {{"k": "{{x}}"}}];',
+    'x = {v}; return select * from echo where q = "{{x}}";',
+    'x = {v}; return select * from hdr where a = "{{x}}";',
+    'x = {v}; return select * from raw where u = "{{x}}";',
+    'x = {v}; return insert into post (a) values ("{{x}}");',
+    'x = select * from body where kind = "{k}"; return "{{x}}";',
+    'x = select * from body where kind = "{k}"; y = {v}; return ["{{x}}", "{{y}}"];',
+    'return select * from body where kind = "{k}";',
+]
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(shape=st.sampled_from(SHAPES), value=st.sampled_from(VALUES) | st.text(max_size=6).map(json.dumps),
-       kind=st.sampled_from(KINDS))
-@example(shape=SHAPES[-1], value='"x"', kind="xml-big-int")      # int() refuses 5000 digits
-@example(shape=SHAPES[-1], value='"x"', kind="bad-redirect")     # Location: http://[::1
-@example(shape=SHAPES[5], value='"http://[::1"', kind="ok")       # not a URL, checked by the host policy
-@example(shape=SHAPES[4], value='"\\u0000"', kind="ok")           # NUL in a header
+@given(
+    shape=st.sampled_from(SHAPES),
+    value=st.sampled_from(VALUES) | st.text(max_size=6).map(json.dumps),
+    kind=st.sampled_from(KINDS),
+)
+@example(shape=SHAPES[-1], value='"x"', kind="xml-big-int")  # int() refuses 5000 digits
+@example(shape=SHAPES[-1], value='"x"', kind="bad-redirect")  # Location: http://[::1
+@example(shape=SHAPES[5], value='"http://[::1"', kind="ok")  # not a URL, checked by the host policy
+@example(shape=SHAPES[4], value='"\\u0000"', kind="ok")  # NUL in a header
 async def test_fuzzed_scripts_get_strict_json_or_a_typed_error(gateway, shape, value, kind):
     script = shape.format(v=value, k=kind)
     async with gateway.request("POST" if "insert into" in script else "GET", "/q", params={"s": script}) as resp:

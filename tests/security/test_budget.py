@@ -17,13 +17,19 @@ CALLER = Trust.for_callers({}, [])
 
 
 def doubling_text(levels: int) -> str:
-    return 'a0 = "xxxxxxxxxxxxxxxx";\n' + "".join(f'a{i} = "{{a{i - 1}}}{{a{i - 1}}}";\n'
-                                                  for i in range(1, levels + 1)) + f'return "{{a{levels}}}" || 1;'
+    return (
+        'a0 = "xxxxxxxxxxxxxxxx";\n'
+        + "".join(f'a{i} = "{{a{i - 1}}}{{a{i - 1}}}";\n' for i in range(1, levels + 1))
+        + f'return "{{a{levels}}}" || 1;'
+    )
 
 
 def doubling_list(levels: int) -> str:
-    return 'a0 = ["xxxxxxxxxxxxxxxx"];\n' + "".join(f'a{i} = ["{{a{i - 1}}}", "{{a{i - 1}}}"];\n'
-                                                    for i in range(1, levels + 1)) + f'return {{"n": "{{a{levels}}}"}};'
+    return (
+        'a0 = ["xxxxxxxxxxxxxxxx"];\n'
+        + "".join(f'a{i} = ["{{a{i - 1}}}", "{{a{i - 1}}}"];\n' for i in range(1, levels + 1))
+        + f'return {{"n": "{{a{levels}}}"}};'
+    )
 
 
 def laundered(levels: int) -> str:
@@ -52,7 +58,7 @@ async def engine():
 
 @pytest.mark.parametrize("build", [doubling_text, doubling_list, laundered, projected])
 async def test_a_value_that_doubles_itself_fails_early(engine, build):
-    small = await engine.execute(build(3), trust=CALLER)         # a few doublings are fine
+    small = await engine.execute(build(3), trust=CALLER)  # a few doublings are fine
     assert small.value is not None
     started = time.perf_counter()
     with pytest.raises(Exception) as refused:
@@ -64,8 +70,10 @@ async def test_a_value_that_doubles_itself_fails_early(engine, build):
 
 async def test_an_in_memory_filter_or_join_over_big_lists_is_bounded(engine):
     big = "x = [" + ",".join("[]" for _ in range(5000)) + "];\n"
-    for script in (big + 'return select * from x where length in ("{x}");',
-                   big + 'y = "{x}"; return select * from x as a, y as b where a.length = b.length;'):
+    for script in (
+        big + 'return select * from x where length in ("{x}");',
+        big + 'y = "{x}"; return select * from x as a, y as b where a.length = b.length;',
+    ):
         started = time.perf_counter()
         with pytest.raises(Exception) as refused:
             await engine.execute(script, trust=CALLER)
@@ -75,25 +83,28 @@ async def test_an_in_memory_filter_or_join_over_big_lists_is_bounded(engine):
 
 async def test_a_path_over_shared_parts_is_bounded(engine):
     """``..`` over a value whose parts a script shared visits every copy: capped."""
-    lines = ['a0 = [1];'] + [f'a{i} = ["{{a{i - 1}}}", "{{a{i - 1}}}"];' for i in range(1, 22)]
+    lines = ["a0 = [1];"] + [f'a{i} = ["{{a{i - 1}}}", "{{a{i - 1}}}"];' for i in range(1, 22)]
     script = "\n".join(lines) + '\nreturn "{a21..*.length}";'
     started = time.perf_counter()
     with pytest.raises(Exception) as refused:
         await engine.execute(script, trust=CALLER)
     assert type(refused.value).__name__ in ("PathTooCostly", "ScriptBudgetExceeded"), refused.value
     assert refused.value.status == 400 and time.perf_counter() - started < 3
-    assert MAX_VISITS >= 100_000          # a legit search over a large answer still fits
+    assert MAX_VISITS >= 100_000  # a legit search over a large answer still fits
 
 
-@pytest.mark.parametrize("script", [
-    'x = [1, 2, 3]; return "{x[(1e999)]}";',
-    'x = [1, 2, 3]; return "{x[?(@ + 1e999 > 0)]}";',
-    'x = [{"a": "nan"}]; return "{x[?(@.a - 1 > 0)]}";',
-    'x = [[1]]; return "{x[?(@[1e999])]}";',
-    'x = [1]; return "{x[?(@ < ' + "1" * 5000 + ')]}";',
-    'x = [1]; return "{x[?(' + "(" * 300 + "@" + ")" * 300 + ')]}";',
-    'x = [1]; return "{x[?(' + "!" * 3000 + '@)]}";',
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        'x = [1, 2, 3]; return "{x[(1e999)]}";',
+        'x = [1, 2, 3]; return "{x[?(@ + 1e999 > 0)]}";',
+        'x = [{"a": "nan"}]; return "{x[?(@.a - 1 > 0)]}";',
+        'x = [[1]]; return "{x[?(@[1e999])]}";',
+        'x = [1]; return "{x[?(@ < ' + "1" * 5000 + ')]}";',
+        'x = [1]; return "{x[?(' + "(" * 300 + "@" + ")" * 300 + ')]}";',
+        'x = [1]; return "{x[?(' + "!" * 3000 + '@)]}";',
+    ],
+)
 async def test_path_filters_never_fail_untyped(engine, script):
     """An answer (the filter matched nothing, or it is not a filter) or a typed 4xx:
     never an OverflowError, ValueError or RecursionError as an internal error."""

@@ -12,16 +12,17 @@ from aiohttp.test_utils import TestServer
 
 from qlgate.server.app import build_app
 
-TABLES = {"items.ql": "create table items on select get from '{config.base}/items' "
-                      "on insert post to '{config.base}/items' using bodyTemplate 'b.mu' type 'application/json'",
-          "b.mu": '{"q": "{{params.q}}"}'}
+TABLES = {
+    "items.ql": "create table items on select get from '{config.base}/items' "
+    "on insert post to '{config.base}/items' using bodyTemplate 'b.mu' type 'application/json'",
+    "b.mu": '{"q": "{{params.q}}"}',
+}
 WRITE = 'insert into items (q) values ("x");'
 
 
 async def test_get_q_runs_reads_only(gateway, upstream):
     upstream.reply("POST", "/items", json_body={"made": 1})
-    inline_post = (f"create table w on select post to '{upstream.base}/items'; "
-                   "return select * from w where q = 'x';")
+    inline_post = f"create table w on select post to '{upstream.base}/items'; return select * from w where q = 'x';"
     async with gateway(TABLES) as client:
         for method in ("GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"):
             for script in (WRITE, inline_post):
@@ -37,8 +38,11 @@ async def test_get_q_runs_reads_only(gateway, upstream):
 
 async def test_q_takes_its_documented_encodings_only(gateway):
     async with gateway(TABLES) as client:
-        for data, ctype in (("return 1;", "text/plain"), ("s=return+1%3B", "application/x-www-form-urlencoded"),
-                            ('{"s": "return 1;"}', "application/json")):
+        for data, ctype in (
+            ("return 1;", "text/plain"),
+            ("s=return+1%3B", "application/x-www-form-urlencoded"),
+            ('{"s": "return 1;"}', "application/json"),
+        ):
             async with client.post("/q", data=data, headers={"Content-Type": ctype}) as resp:
                 assert resp.status == 200 and await resp.json() == 1, ctype
         async with client.post("/q", data="return 1;", headers={"Content-Type": "image/png"}) as resp:
@@ -49,8 +53,10 @@ async def test_q_takes_its_documented_encodings_only(gateway):
 
 async def test_jsonp_is_off_by_default_and_never_wraps_writes(gateway, upstream):
     upstream.reply("POST", "/items", json_body={"made": 1})
-    routes = {"w.ql": f'return {WRITE[:-1]} via route "/make" using method get',
-              "r.ql": 'return [1] via route "/read" using method get'}
+    routes = {
+        "w.ql": f'return {WRITE[:-1]} via route "/make" using method get',
+        "r.ql": 'return [1] via route "/read" using method get',
+    }
     async with gateway(TABLES, routes=routes) as client:
         async with client.get("/q", params={"s": "return [1];", "callback": "steal"}) as resp:
             assert resp.content_type == "application/json" and await resp.text() == "[1]"
@@ -59,20 +65,23 @@ async def test_jsonp_is_off_by_default_and_never_wraps_writes(gateway, upstream)
             assert await resp.text() == "cb([1])"
         async with client.get("/read", params={"callback": "cb"}) as resp:
             assert await resp.text() == "cb([1])"
-        async with client.get("/make", params={"callback": "cb"}) as resp:     # a route that writes, on GET
+        async with client.get("/make", params={"callback": "cb"}) as resp:  # a route that writes, on GET
             assert resp.status == 200 and resp.content_type == "application/json"
             assert await resp.json() == {"made": 1}
 
 
-@pytest.mark.parametrize("headers", [
-    {"Origin": "https://evil.example"},
-    {"Origin": "null"},
-    {"Sec-Fetch-Site": "cross-site"},
-    {"Sec-Fetch-Site": "same-site"},
-    {"Host": "evil.example:3000"},          # DNS rebinding: a foreign name that resolves to 127.0.0.1
-    {"X-Forwarded-For": "203.0.113.9"},    # a reverse proxy on this host: the client is not local
-    {"Host": "127.0.0.1:3000@evil.example"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Host": "evil.example:3000"},  # DNS rebinding: a foreign name that resolves to 127.0.0.1
+        {"X-Forwarded-For": "203.0.113.9"},  # a reverse proxy on this host: the client is not local
+        {"Host": "127.0.0.1:3000@evil.example"},
+    ],
+)
 async def test_an_open_gateway_refuses_other_sites(gateway, headers):
     async with gateway(TABLES) as client:
         async with client.post("/q", data="return 1;", headers={"Content-Type": "text/plain", **headers}) as resp:
@@ -95,8 +104,9 @@ async def test_with_api_keys_other_origins_need_the_key_not_the_origin(gateway):
         headers = {"Origin": "https://elsewhere.example", "Authorization": "Bearer " + "k" * 32}
         async with client.get("/q", params={"s": "return 1;"}, headers=headers) as resp:
             assert resp.status == 200
-        async with client.options("/q", headers={"Origin": "https://elsewhere.example",
-                                                 "Access-Control-Request-Method": "POST"}) as resp:
+        async with client.options(
+            "/q", headers={"Origin": "https://elsewhere.example", "Access-Control-Request-Method": "POST"}
+        ) as resp:
             assert "Access-Control-Allow-Origin" not in resp.headers
 
 
@@ -132,6 +142,7 @@ async def test_a_web_page_cannot_submit_jobs_or_change_limits(gateway, tmp_path)
     """A form or fetch() from another site can send text/plain without a preflight:
     the jobs API takes JSON only, and an open gateway refuses other origins anyway."""
     from qlgate.jobs.local import LocalJobs
+
     jobs = LocalJobs(tmp_path / "jobs.sqlite")
     try:
         async with gateway(TABLES, jobs=jobs) as client:
@@ -140,8 +151,12 @@ async def test_a_web_page_cannot_submit_jobs_or_change_limits(gateway, tmp_path)
                 body = job if path == "/jobs" else '{"limit": 0}' if "limits" in path else '"1/s"'
                 async with client.request(method, path, data=body, headers={"Content-Type": "text/plain"}) as resp:
                     assert resp.status == 415 and "application/json" in (await resp.json())["err"], path
-                async with client.request(method, path, data=body, headers={
-                        "Content-Type": "application/json", "Origin": "https://evil.example"}) as resp:
+                async with client.request(
+                    method,
+                    path,
+                    data=body,
+                    headers={"Content-Type": "application/json", "Origin": "https://evil.example"},
+                ) as resp:
                     assert resp.status == 403, path
             assert jobs.list() == [] and jobs.limits() == {} and jobs.rates() == {}
     finally:

@@ -17,7 +17,7 @@ def worst_scripts(count: int) -> list[str]:
     milliseconds of CPU; distinct, so no compile is a cache hit."""
     out = []
     for n in range(count):
-        head, tail = f'x = {n}; return [', "1];"
+        head, tail = f"x = {n}; return [", "1];"
         unit = "[" * 60 + "]" * 60 + ","
         out.append(head + unit * ((LIMIT - len(head) - len(tail)) // len(unit)) + tail)
     return out
@@ -45,11 +45,12 @@ async def test_health_answers_while_the_worst_scripts_compile(gateway):
         async def post(script):
             async with client.post("/q", data=script, headers={"Content-Type": "text/plain"}) as resp:
                 assert resp.status == 200, await resp.text()
+
         await asyncio.gather(*(post(s) for s in scripts))
         compiling = time.perf_counter() - started
         stop.set()
         latencies = await probe
-    assert compiling > 0.8 and len(latencies) >= 5      # the compiles did take a while (~0.4 s each)
+    assert compiling > 0.8 and len(latencies) >= 5  # the compiles did take a while (~0.4 s each)
     # compiled on the loop, a probe would wait out a whole compile (~400 ms here); on the compile
     # thread it waits at most for a GIL switch or a collection, on a shared and noisy machine
     assert max(latencies) < 0.2, f"/health took {max(latencies) * 1000:.0f} ms while scripts compiled"

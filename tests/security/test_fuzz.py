@@ -11,7 +11,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.runner import EngineRunner
@@ -20,7 +21,7 @@ from qlgate.server.app import build_app
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {
     "items.ql": "create table items on select get from '{config.base}/items?q={q}&n={^n}' resultset 'items' "
-                "on insert post to '{config.base}/items' using bodyTemplate 'b.mu' type 'application/json'",
+    "on insert post to '{config.base}/items' using bodyTemplate 'b.mu' type 'application/json'",
     "b.mu": '{"q": "{{params.q}}"}',
 }
 SEEDS = [
@@ -35,13 +36,66 @@ SEEDS = [
     "show tables; describe items; return select * from items where q = 'it''s' limit 2 offset 1;",
     *(p.read_text() for p in sorted((ROOT / "scripts" / "ebay").glob("*.ql"))),
 ]
-PIECES = ["{", "}", "[", "]", "(", ")", '"', "'", ";", ",", "=", "||", "&&", "!", "^", "|", "`", "#", "\\u",
-          "\\ud800", "{config}", "{config.svc.token}", "select", "from", "where", "in", "insert", "into",
-          "values", "create table", "require(\"os\")", "using patch 'x.py'", "1e999", "-0", "\x00", "\r\n",
-          "\u2028", "é", "--", "/*", "*/", "via route '/x'", "limit", "timeout 1", "9" * 40,
-          "using headers 'A' = 'b\x01c'", "using headers 'Host' = 'x'", "using headers '{a}' = '\r\n'",
-          'config = {"a": 1};', "describe items;", "on select post to '{config.base}/items'",
-          "{x[?(@ > 1e999)]}", "{x[(1e999)]}", "{x..*}", "{x[*].a}", "[?(", "[(@.length-1)]", "@.a - 1"]
+PIECES = [
+    "{",
+    "}",
+    "[",
+    "]",
+    "(",
+    ")",
+    '"',
+    "'",
+    ";",
+    ",",
+    "=",
+    "||",
+    "&&",
+    "!",
+    "^",
+    "|",
+    "`",
+    "#",
+    "\\u",
+    "\\ud800",
+    "{config}",
+    "{config.svc.token}",
+    "select",
+    "from",
+    "where",
+    "in",
+    "insert",
+    "into",
+    "values",
+    "create table",
+    'require("os")',
+    "using patch 'x.py'",
+    "1e999",
+    "-0",
+    "\x00",
+    "\r\n",
+    "\u2028",
+    "é",
+    "--",
+    "/*",
+    "*/",
+    "via route '/x'",
+    "limit",
+    "timeout 1",
+    "9" * 40,
+    "using headers 'A' = 'b\x01c'",
+    "using headers 'Host' = 'x'",
+    "using headers '{a}' = '\r\n'",
+    'config = {"a": 1};',
+    "describe items;",
+    "on select post to '{config.base}/items'",
+    "{x[?(@ > 1e999)]}",
+    "{x[(1e999)]}",
+    "{x..*}",
+    "{x[*].a}",
+    "[?(",
+    "[(@.length-1)]",
+    "@.a - 1",
+]
 
 
 @st.composite
@@ -54,9 +108,9 @@ def scripts(draw) -> str:
         at = draw(st.integers(0, len(text)))
         edit = draw(st.sampled_from(["cut", "repeat", "insert"]))
         if edit == "cut":
-            text = text[:at] + text[at + draw(st.integers(1, 12)):]
+            text = text[:at] + text[at + draw(st.integers(1, 12)) :]
         elif edit == "repeat":
-            text = text[:at] + text[at:at + 20] * draw(st.integers(2, 50)) + text[at:]
+            text = text[:at] + text[at : at + 20] * draw(st.integers(2, 50)) + text[at:]
         else:
             text = text[:at] + draw(st.sampled_from(PIECES)) + text[at:]
     return text
@@ -69,6 +123,7 @@ def served(tmp_path_factory):
     import threading
 
     from tests.conftest import Upstream
+
     tmp = tmp_path_factory.mktemp("fuzz")
     (tmp / "tables").mkdir()
     for name, text in TABLES.items():
@@ -78,6 +133,7 @@ def served(tmp_path_factory):
 
     async def start():
         from qlgate.engine.engine import Engine
+
         upstream = await Upstream().start()
         upstream.reply("GET", "/items", json_body={"items": [{"id": 1}]})
         upstream.reply("POST", "/items", json_body={"ok": True})
@@ -86,6 +142,7 @@ def served(tmp_path_factory):
         server = TestServer(build_app(engine, jobs=jobs), host="127.0.0.1")
         await server.start_server()
         return upstream, jobs, server
+
     upstream, jobs, server = asyncio.run_coroutine_threadsafe(start(), loop).result(30)
     yield str(server.make_url(""))
 
@@ -94,6 +151,7 @@ def served(tmp_path_factory):
         await jobs.stop()
         jobs.close()
         await upstream.stop()
+
     asyncio.run_coroutine_threadsafe(stop(), loop).result(30)
     loop.call_soon_threadsafe(loop.stop)
 
@@ -113,15 +171,29 @@ async def _check(client: aiohttp.ClientSession, method: str, path: str, **kwargs
     assert time.perf_counter() - started < 1.0
 
 
-@settings(max_examples=120, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(script=scripts())
 async def test_fuzzed_scripts_through_q_and_jobs(served, script):
     async with aiohttp.ClientSession(base_url=served) as client:
-        await _check(client, "POST", "/q", data=script.encode("utf-8", "surrogatepass"),
-                     headers={"Content-Type": "text/plain; charset=utf-8"})
-        await _check(client, "GET", "/q", params={"s": script.encode("utf-8", "surrogatepass").decode("utf-8",
-                                                                                                     "replace")})
-        await _check(client, "POST", "/jobs", data=json.dumps({"script": script, "types": ["items"],
-                                                               "max_attempts": 1, "max_seconds": 5}),
-                     headers={"Content-Type": "application/json"})
+        await _check(
+            client,
+            "POST",
+            "/q",
+            data=script.encode("utf-8", "surrogatepass"),
+            headers={"Content-Type": "text/plain; charset=utf-8"},
+        )
+        await _check(
+            client, "GET", "/q", params={"s": script.encode("utf-8", "surrogatepass").decode("utf-8", "replace")}
+        )
+        await _check(
+            client,
+            "POST",
+            "/jobs",
+            data=json.dumps({"script": script, "types": ["items"], "max_attempts": 1, "max_seconds": 5}),
+            headers={"Content-Type": "application/json"},
+        )

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import logging
+import os
 import subprocess
 import sys
 import threading
@@ -22,17 +22,18 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
+from qlgate.jobs.archive import Archive
+from qlgate.jobs.factory import open_job_backend
 from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.runner import EngineRunner
-from qlgate.jobs.archive import Archive
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
-from qlgate.server.app import build_app, open_job_backend
+from qlgate.server.app import build_app
 
 ROOT = Path(__file__).resolve().parents[2]
-SURROGATE = 'return "\\ud800";'           # a script whose result is a lone surrogate
+SURROGATE = 'return "\\ud800";'  # a script whose result is a lone surrogate
 DRIP_TABLES = {"drip.ql": 'create table drip.slow on select get from "{config.base}/drip"'}
 DRIP_SCRIPT = "return select * from drip.slow"
 
@@ -61,7 +62,7 @@ class Drip:
             self.open -= 1
         return response
 
-    def start(self) -> "Drip":
+    def start(self) -> Drip:
         async def serve() -> None:
             app = web.Application()
             app.router.add_get("/drip", self.drip)
@@ -97,8 +98,10 @@ def closed_soon(drip: Drip, seconds: float = 5) -> bool:
 async def gateway(tmp_path, drip, make_engine):
     """A gateway with the embedded backend as ``qlgate serve`` opens it: one slot,
     ``jobs.maxRunSeconds`` 2. Yields a client session on it, and its base URL."""
-    engine = make_engine(DRIP_TABLES, {"base": drip.base, "jobs": {
-        "database": str(tmp_path / "jobs.sqlite"), "slots": 1, "maxRunSeconds": 2}})
+    engine = make_engine(
+        DRIP_TABLES,
+        {"base": drip.base, "jobs": {"database": str(tmp_path / "jobs.sqlite"), "slots": 1, "maxRunSeconds": 2}},
+    )
     jobs, stop_jobs = open_job_backend(SimpleNamespace(zookeeper=None), engine, runs_jobs=True)
     app = build_app(engine, jobs=jobs)
     app.on_cleanup.append(stop_jobs)
@@ -113,20 +116,24 @@ async def gateway(tmp_path, drip, make_engine):
 async def call(gateway: SimpleNamespace, method: str, path: str, body=None, timeout: float = 20):
     data = None if body is None else json.dumps(body)
     headers = {"Content-Type": "application/json"} if data is not None else {}
-    async with gateway.session.request(method, path, data=data, headers=headers,
-                                       timeout=aiohttp.ClientTimeout(total=timeout)) as resp:
+    async with gateway.session.request(
+        method, path, data=data, headers=headers, timeout=aiohttp.ClientTimeout(total=timeout)
+    ) as resp:
         return resp.status, await resp.json()
 
 
 def unrecordable_runner():
     """Runs every job at once; a job whose script is "unrecordable" returns a value JSON cannot
     encode — the stand-in for anything that fails while its outcome is written down."""
+
     async def run(job):
         return {"at": object()} if job.script == "unrecordable" else job.script
+
     return run
 
 
 # ------------------------------------------------------------------ 1. outcomes that cannot be stored
+
 
 async def test_lone_surrogates_are_stored_and_never_wedge_a_slot(tmp_path, make_engine):
     """Four jobs returning a lone surrogate took all four slots of the embedded backend for
@@ -205,19 +212,21 @@ def test_the_zookeeper_worker_fails_an_unrecordable_outcome_and_frees_its_slots(
 
 # ------------------------------------------------------------------ 2. deadlines
 
+
 async def test_a_run_past_its_deadline_fails_with_jobtimeout_and_frees_its_slot(gateway, drip, tmp_path):
     """A job reading an upstream that drips a byte every 0.5 s ran for ever. Now a run is
     cancelled at the job's max_seconds — or at jobs.maxRunSeconds (2 s here), which no
     job may ask to exceed — and the attempt fails with JobTimeout, retried like any other."""
     started = time.monotonic()
-    status, answer = await call(gateway, "POST", "/jobs", {"script": DRIP_SCRIPT, "types": ["drip"],
-                                                          "max_seconds": 1, "max_attempts": 2})
+    status, answer = await call(
+        gateway, "POST", "/jobs", {"script": DRIP_SCRIPT, "types": ["drip"], "max_seconds": 1, "max_attempts": 2}
+    )
     assert status == 202
     status, job = await call(gateway, "GET", f"/jobs/{answer['id']}?wait=15")
     assert job["state"] == "failed" and job["max_seconds"] == 1
     assert [a["error"] for a in job["attempts"]] == ["JobTimeout: the run took longer than 1 s"] * 2
     assert time.monotonic() - started < 8
-    assert await asyncio.to_thread(closed_soon, drip)          # the runs were really cancelled
+    assert await asyncio.to_thread(closed_soon, drip)  # the runs were really cancelled
 
     _, answer = await call(gateway, "POST", "/jobs", {"script": DRIP_SCRIPT, "types": ["drip"], "max_attempts": 1})
     _, job = await call(gateway, "GET", f"/jobs/{answer['id']}?wait=15")
@@ -225,16 +234,31 @@ async def test_a_run_past_its_deadline_fails_with_jobtimeout_and_frees_its_slot(
 
     status, answer = await call(gateway, "POST", "/jobs", {"script": "return 1", "types": ["t"]})
     _, job = await call(gateway, "GET", f"/jobs/{answer['id']}?wait=10")
-    assert job["state"] == "done"                               # the one slot is free again
+    assert job["state"] == "done"  # the one slot is free again
 
     status, refused = await call(gateway, "POST", "/jobs", {"script": "return 1", "types": ["t"], "max_seconds": 3})
     assert status == 400 and "max_seconds" in refused["err"] and "at most 2" in refused["err"]
     script = tmp_path / "one.ql"
     script.write_text("return 1")
-    for seconds, code in (("3", 1), ("1.5", 0)):               # qlgate jobs submit --max-seconds, over REST
+    for seconds, code in (("3", 1), ("1.5", 0)):  # qlgate jobs submit --max-seconds, over REST
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "qlgate", "jobs", "submit", str(script), "--type", "t", "--max-seconds", seconds,
-            "--gateway", gateway.base, "--json", cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "qlgate",
+            "jobs",
+            "submit",
+            str(script),
+            "--type",
+            "t",
+            "--max-seconds",
+            seconds,
+            "--gateway",
+            gateway.base,
+            "--json",
+            cwd=ROOT,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         out, err = await asyncio.wait_for(proc.communicate(), 60)
         assert (proc.returncode != 0) == bool(code), err.decode()
     _, job = await call(gateway, "GET", f"/jobs/{json.loads(out)['id']}")
@@ -251,14 +275,53 @@ def test_a_zookeeper_worker_ends_runs_at_their_deadline(zk_hosts, drip, tmp_path
     (tmp_path / "drip.ql").write_text(DRIP_SCRIPT)
     (tmp_path / "one.ql").write_text("return 1")
     with open(tmp_path / "worker.log", "w") as log:
-        worker = subprocess.Popen([sys.executable, "-m", "qlgate", "worker", "--zookeeper", zk_hosts, "--tables",
-                                   str(tmp_path / "tables"), "--config", str(config), "--name", "w", "--slots", "1",
-                                   "--session-timeout", "2"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "qlgate",
+                "worker",
+                "--zookeeper",
+                zk_hosts,
+                "--tables",
+                str(tmp_path / "tables"),
+                "--config",
+                str(config),
+                "--name",
+                "w",
+                "--slots",
+                "1",
+                "--session-timeout",
+                "2",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
 
     def submit(script: str, *extra: str) -> int:
-        done = subprocess.run([sys.executable, "-m", "qlgate", "jobs", "submit", str(tmp_path / script), "--type",
-                               "t", "--max-attempts", "1", *extra, "--zookeeper", zk_hosts, "--json"],
-                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "qlgate",
+                "jobs",
+                "submit",
+                str(tmp_path / script),
+                "--type",
+                "t",
+                "--max-attempts",
+                "1",
+                *extra,
+                "--zookeeper",
+                zk_hosts,
+                "--json",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)["id"]
 
@@ -291,6 +354,7 @@ def test_a_zookeeper_worker_ends_runs_at_their_deadline(zk_hosts, drip, tmp_path
 
 # ------------------------------------------------------------------ 3. numbers in requests
 
+
 async def test_bad_waits_are_refused_at_once(gateway):
     """``?wait=nan`` slipped past the 60 s cap and never returned; every bad wait is now a
     400 naming the parameter, answered at once."""
@@ -303,9 +367,13 @@ async def test_bad_waits_are_refused_at_once(gateway):
 async def test_ids_limits_and_rates_out_of_range_are_typed_errors(gateway):
     """Ids beyond 64 bits overflowed SQLite (an untyped 500), as did a limit of 10**30; now
     ids are 1..2**63-1 (any other number is no job), limits 0..1,000,000, rates bounded too."""
-    for job_id in (2 ** 64, 2 ** 63, 10 ** 30, 0, -1):
-        for method, path in (("GET", f"/jobs/{job_id}"), ("GET", f"/jobs/{job_id}/result"),
-                             ("DELETE", f"/jobs/{job_id}"), ("GET", f"/jobs/{job_id}?wait=1")):
+    for job_id in (2**64, 2**63, 10**30, 0, -1):
+        for method, path in (
+            ("GET", f"/jobs/{job_id}"),
+            ("GET", f"/jobs/{job_id}/result"),
+            ("DELETE", f"/jobs/{job_id}"),
+            ("GET", f"/jobs/{job_id}?wait=1"),
+        ):
             assert await call(gateway, method, path) == (404, {"err": f"no job {job_id}"}), path
     assert (await call(gateway, "GET", "/jobs/12x"))[0] == 400
     for limit in ("0", "1001", "nan", "1e3", "-5"):
@@ -313,17 +381,28 @@ async def test_ids_limits_and_rates_out_of_range_are_typed_errors(gateway):
         assert status == 400 and body["err"].startswith("limit must be a whole number from 1 to 1000"), limit
     assert (await call(gateway, "GET", "/jobs?limit=1000"))[0] == 200
 
-    for limit in (10 ** 30, 1_000_001, -1, 2.5, True, "5"):
+    for limit in (10**30, 1_000_001, -1, 2.5, True, "5"):
         status, body = await call(gateway, "PUT", "/limits/t", {"limit": limit})
         assert status == 400 and "a limit is a whole number of jobs from 0 to 1,000,000" in body["err"], limit
     assert (await call(gateway, "PUT", "/limits/t", {"limit": 1_000_000}))[1]["t"]["limit"] == 1_000_000
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "qlgate", "jobs", "limits", "t", str(10 ** 30), "--gateway", gateway.base,
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "qlgate",
+        "jobs",
+        "limits",
+        "t",
+        str(10**30),
+        "--gateway",
+        gateway.base,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     _, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode != 0 and b"from 0 to 1,000,000" in err
 
-    for rate in ({"calls": 10 ** 30}, "10000000000000000000000/s", {"calls": 5, "per": []}, {"calls": 5, "per": {}}):
+    for rate in ({"calls": 10**30}, "10000000000000000000000/s", {"calls": 5, "per": []}, {"calls": 5, "per": {}}):
         status, body = await call(gateway, "PUT", "/rates/t", rate)
         assert status == 400 and "a rate" in body["err"], rate
     assert (await call(gateway, "PUT", "/rates/t", "1000000000/day"))[0] == 200
@@ -331,41 +410,62 @@ async def test_ids_limits_and_rates_out_of_range_are_typed_errors(gateway):
 
 # ------------------------------------------------------------------ 4. caps at submit
 
+
 async def test_submissions_are_capped(gateway):
     """max_attempts was unbounded (a job retried a billion times), not_before any time at
     all (NaN, infinity, the year 10000), types without number: each is a clear 400 now."""
     ok = {"script": "return 1", "types": ["t"], "not_before": "+1h"}
     refused = {
-        "max attempts must be a whole number from 1 to 20": [{"max_attempts": 21}, {"max_attempts": 10 ** 9},
-                                                            {"max_attempts": 0}],
-        "not before must be a time at most 366 days ahead": [{"not_before": "+367d"}, {"not_before": "nan"},
-                                                             {"not_before": 1e300}, {"not_before": "1e999"}],
+        "max attempts must be a whole number from 1 to 20": [
+            {"max_attempts": 21},
+            {"max_attempts": 10**9},
+            {"max_attempts": 0},
+        ],
+        "not before must be a time at most 366 days ahead": [
+            {"not_before": "+367d"},
+            {"not_before": "nan"},
+            {"not_before": 1e300},
+            {"not_before": "1e999"},
+        ],
         "a job may have at most 16 types": [{"types": [f"t{i}" for i in range(17)]}],
         "max_seconds must be a number of seconds above 0 and at most 2": [
-            {"max_seconds": 0}, {"max_seconds": -1}, {"max_seconds": "5"}, {"max_seconds": True},
-            {"max_seconds": 10 ** 30}],
+            {"max_seconds": 0},
+            {"max_seconds": -1},
+            {"max_seconds": "5"},
+            {"max_seconds": True},
+            {"max_seconds": 10**30},
+        ],
     }
     for message, changes in refused.items():
         for change in changes:
             status, body = await call(gateway, "POST", "/jobs", {**ok, **change})
             assert status == 400 and message in body["err"], (change, body)
-    for change in ({"max_attempts": 20}, {"not_before": "+365d"}, {"types": [f"t{i}" for i in range(16)]},
-                   {"max_seconds": 2}):
+    for change in (
+        {"max_attempts": 20},
+        {"not_before": "+365d"},
+        {"types": [f"t{i}" for i in range(16)]},
+        {"max_seconds": 2},
+    ):
         assert (await call(gateway, "POST", "/jobs", {**ok, **change}))[0] == 202, change
-    async with gateway.session.post("/jobs", data='{"script": "return 1", "types": ["t"], "max_seconds": NaN}',
-                                    headers={"Content-Type": "application/json"}) as resp:
+    async with gateway.session.post(
+        "/jobs",
+        data='{"script": "return 1", "types": ["t"], "max_seconds": NaN}',
+        headers={"Content-Type": "application/json"},
+    ) as resp:
         assert resp.status == 400 and "max_seconds" in (await resp.json())["err"]
 
 
 # ------------------------------------------------------------------ 5. long polls
+
 
 async def test_long_polls_cannot_freeze_the_jobs_api(gateway):
     """Every long poll blocked a thread of the default pool (6 threads on 2 cores), which
     every other backend call needs: a handful of ``?wait=60`` froze the API. Now long polls
     wait in a bounded pool of their own; beyond it they are answered at once."""
     _, answer = await call(gateway, "POST", "/jobs", {"script": "return 1", "types": ["t"], "not_before": "+1h"})
-    polls = [asyncio.ensure_future(call(gateway, "GET", f"/jobs/{answer['id']}?wait=60", timeout=90))
-             for _ in range(40)]                   # more than any default pool (at most 32 threads)
+    polls = [
+        asyncio.ensure_future(call(gateway, "GET", f"/jobs/{answer['id']}?wait=60", timeout=90)) for _ in range(40)
+    ]  # more than any default pool (at most 32 threads)
     try:
         await asyncio.sleep(0.5)
         for path in ("/jobs", "/health", f"/jobs/{answer['id']}"):
@@ -376,7 +476,7 @@ async def test_long_polls_cannot_freeze_the_jobs_api(gateway):
         assert answered and all(status == 200 and job["state"] == "queued" for status, job in answered)
         status, _ = await call(gateway, "DELETE", f"/jobs/{answer['id']}", timeout=1)
         assert status == 200
-        for status, job in await asyncio.wait_for(asyncio.gather(*polls), 5):   # the waits see it end
+        for status, job in await asyncio.wait_for(asyncio.gather(*polls), 5):  # the waits see it end
             assert status == 200 and job["state"] in ("queued", "cancelled")
     finally:
         for poll in polls:

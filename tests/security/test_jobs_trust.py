@@ -44,36 +44,45 @@ async def test_post_jobs_gets_the_adhoc_policy_on_the_embedded_backend(tables, t
     await server.start_server()
     try:
         async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as client:
+
             async def submit(script, **extra):
-                async with client.post("/jobs", json={"script": script, "types": ["t"], "max_attempts": 1,
-                                                      **extra}) as resp:
+                async with client.post(
+                    "/jobs", json={"script": script, "types": ["t"], "max_attempts": 1, **extra}
+                ) as resp:
                     return resp.status, await resp.json()
 
-            status, body = await submit(inline_call(observer.base))       # accepted: the host is checked on the run
+            status, body = await submit(inline_call(observer.base))  # accepted: the host is checked on the run
             assert status == 202
             async with client.get(f"/jobs/{body['id']}", params={"wait": "20"}) as resp:
                 job = await resp.json()
             assert job["state"] == "failed" and "may not call" in job["error"] and job["trust"] == "caller"
             assert observer.calls["internal"] == 0
-            for script, clause in (('o = require("os"); return o.getcwd();', "require"),
-                                   ('return "{config.svc.token}";', "config"),
-                                   ("return describe partner.items;", "describe")):
+            for script, clause in (
+                ('o = require("os"); return o.getcwd();', "require"),
+                ('return "{config.svc.token}";', "config"),
+                ("return describe partner.items;", "describe"),
+            ):
                 status, body = await submit(script)
                 assert status == 400 and body["clause"] == clause and body["line"] == 1
                 assert "job-secret-token" not in json.dumps(body)
             # the partner APIs a script calls are its types, whatever types the caller names
-            async with client.post("/jobs", json={"script": "return select * from partner.items;",
-                                                  "types": ["whatever"], "not_before": "+1h"}) as resp:
+            async with client.post(
+                "/jobs",
+                json={"script": "return select * from partner.items;", "types": ["whatever"], "not_before": "+1h"},
+            ) as resp:
                 job = await (await client.get(f"/jobs/{(await resp.json())['id']}")).json()
             assert job["types"] == ["partner", "whatever"] and job["policy"]["inlineTables"] is True
             # a job's own table counts as the partner API that calls its host; its host must be written out
-            for script, expected in ((inline_call("http://api.partner.example"), ["partner"]),
-                                     (inline_call(observer.base), ["internal"])):
+            for script, expected in (
+                (inline_call("http://api.partner.example"), ["partner"]),
+                (inline_call(observer.base), ["internal"]),
+            ):
                 async with client.post("/jobs", json={"script": script, "not_before": "+1h"}) as resp:
                     job = await (await client.get(f"/jobs/{(await resp.json())['id']}")).json()
                 assert job["types"] == expected
-            status, body = await submit('h = "api.partner.example"; create table t on select get from '
-                                        '"http://{h}/x"; return select * from t;')
+            status, body = await submit(
+                'h = "api.partner.example"; create table t on select get from "http://{h}/x"; return select * from t;'
+            )
             assert status == 400 and "write out the host" in body["err"]
             # an empty or mistyped body never lifts a limit or a rate
             for path, body in (("/limits/t", {}), ("/limits/t", {"limt": 0}), ("/rates/t", None)):
@@ -82,8 +91,9 @@ async def test_post_jobs_gets_the_adhoc_policy_on_the_embedded_backend(tables, t
             # JSON nested deeper than any request needs is a typed 400 on every jobs endpoint
             deep = "[" * 100_000 + "]" * 100_000
             for method, path in (("POST", "/jobs"), ("PUT", "/limits/t"), ("PUT", "/rates/t")):
-                async with client.request(method, path, data=deep,
-                                          headers={"Content-Type": "application/json"}) as resp:
+                async with client.request(
+                    method, path, data=deep, headers={"Content-Type": "application/json"}
+                ) as resp:
                     assert resp.status == 400 and "nested" in (await resp.json())["err"], (method, path)
     finally:
         await server.close()
@@ -103,17 +113,25 @@ def test_a_callers_job_runs_under_the_adhoc_policy_on_every_zookeeper_worker(tab
         client.start(10)
         clients.append(client)
         return client
+
     try:
         for name, adhoc in (("w0", {}), ("w1", {"inlineTables": False})):
             limiters.append(Limiter(session(), name=f"l-{name}").start())
             engine = Engine(tables=tables, config={"gateway": {"adhoc": adhoc}})
             workers.append(Worker(session(), EngineRunner(engine), name=name, slots=2, loop=loop).start())
         jobs = ZkJobs(session())
-        callers = [jobs.submit(inline_call(observer.base), types=["t"], trust="caller", owner="k", max_attempts=1)
-                   for _ in range(6)]
+        callers = [
+            jobs.submit(inline_call(observer.base), types=["t"], trust="caller", owner="k", max_attempts=1)
+            for _ in range(6)
+        ]
         # the policy of the gateway that took it travels with the job: no inline tables, anywhere
-        strict = jobs.submit(inline_call(observer.base), types=["t"], trust="caller", max_attempts=1,
-                             policy={"allowedHosts": [observer.base.split("//")[1]], "inlineTables": False})
+        strict = jobs.submit(
+            inline_call(observer.base),
+            types=["t"],
+            trust="caller",
+            max_attempts=1,
+            policy={"allowedHosts": [observer.base.split("//")[1]], "inlineTables": False},
+        )
         mine = jobs.submit(inline_call(observer.base), types=["t"], max_attempts=1)
         ended = jobs.wait(callers + [strict, mine], timeout=60)
         assert ended[-2].state == "failed" and "inlineTables" in ended[-2].error
@@ -121,7 +139,7 @@ def test_a_callers_job_runs_under_the_adhoc_policy_on_every_zookeeper_worker(tab
         for job in ended[:-1]:
             assert job.state == "failed" and job.trust == "caller" and job.owner == "k"
             assert "may not call" in job.error or "inlineTables" in job.error, job.error
-        assert {job.attempts[-1].worker for job in ended[:-1]} == {"w0", "w1"}     # both workers took some
+        assert {job.attempts[-1].worker for job in ended[:-1]} == {"w0", "w1"}  # both workers took some
         assert ended[-1].state == "done" and ended[-1].result["type"] == "internal"
         assert observer.calls["internal"] == 1
     finally:

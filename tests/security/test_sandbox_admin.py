@@ -27,8 +27,12 @@ from qlgate.server.app import build_app
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHED = "230851234562"
-CONTROL = [("GET", "/_sandbox/requests"), ("DELETE", "/_sandbox/requests"),
-           ("POST", "/_sandbox/reset"), ("PUT", "/_sandbox/faults")]
+CONTROL = [
+    ("GET", "/_sandbox/requests"),
+    ("DELETE", "/_sandbox/requests"),
+    ("POST", "/_sandbox/reset"),
+    ("PUT", "/_sandbox/faults"),
+]
 
 
 @pytest.fixture
@@ -59,14 +63,16 @@ ATTACKS = {
     "reset": 'create table t on select post to "{base}/_sandbox/reset"; return select * from t;',
     "forget requests": 'create table t on select delete "{base}/_sandbox/requests"; return select * from t;',
     "inject faults": 'f = {{"*": {{"fail": "http500"}}}}; create table t on insert put to "{base}/_sandbox/faults" '
-                     'using headers "Content-Type" = "application/json"; return insert into t values ("{{f}}");',
+    'using headers "Content-Type" = "application/json"; return insert into t values ("{{f}}");',
 }
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
 async def test_gateway_scripts_cannot_use_the_control_endpoints(emulator, gateway, attack):
     # another caller's traffic: a watch-list write carrying the eBay token in its body
-    status, body = await run_q(gateway, f'return insert into ebay.trading.AddToWatchList (ItemID) values ("{WATCHED}");')
+    status, body = await run_q(
+        gateway, f'return insert into ebay.trading.AddToWatchList (ItemID) values ("{WATCHED}");'
+    )
     assert status == 200, body
     before = await recorded(emulator)
     assert any("TEST-TOKEN" in r["body"] for r in before)
@@ -74,20 +80,20 @@ async def test_gateway_scripts_cannot_use_the_control_endpoints(emulator, gatewa
     assert user.watch == [WATCHED]
 
     status, body = await run_q(gateway, ATTACKS[attack].format(base=emulator.base))
-    assert status >= 400, body                                # the call failed ...
+    assert status >= 400, body  # the call failed ...
     assert "TEST-TOKEN" not in body and "AddToWatchList" not in body and emulator.control_token not in body
 
-    assert await recorded(emulator) == before                 # ... and changed nothing
+    assert await recorded(emulator) == before  # ... and changed nothing
     assert emulator.sandbox.market.user_for_token("TEST-TOKEN").watch == [WATCHED]
     assert emulator.sandbox.faults == {}
-    status, body = await run_q(gateway, 'return select Ack from ebay.shopping.GeteBayTime;')
+    status, body = await run_q(gateway, "return select Ack from ebay.shopping.GeteBayTime;")
     assert status == 200 and "Success" in body
 
 
 async def test_the_control_token_is_not_in_the_config_scripts_see(emulator):
     assert emulator.control_token not in json.dumps(emulator.config())
     async with Engine(tables=ROOT / "tables", config=emulator.config()) as engine:
-        config = (await engine.execute('return "{config}";')).value     # the deployer's scripts read it all
+        config = (await engine.execute('return "{config}";')).value  # the deployer's scripts read it all
     assert emulator.base in json.dumps(config) and emulator.control_token not in json.dumps(config)
 
 
@@ -103,18 +109,24 @@ async def test_control_endpoints_need_the_token(emulator):
                 async with session.request(method, url, **payload) as resp:
                     assert resp.status == 401, (method, path)
                     assert "error" in await resp.json() and resp.headers["WWW-Authenticate"].startswith("Bearer")
-                for wrong in ({"Authorization": "Bearer wrong"}, {"X-Sandbox-Token": "wrong"},
-                              {"Authorization": f"Basic {emulator.control_token}"},
-                              {"X-Sandbox-Token": emulator.control_token[:-1]},
-                              other.control_headers()):
+                for wrong in (
+                    {"Authorization": "Bearer wrong"},
+                    {"X-Sandbox-Token": "wrong"},
+                    {"Authorization": f"Basic {emulator.control_token}"},
+                    {"X-Sandbox-Token": emulator.control_token[:-1]},
+                    other.control_headers(),
+                ):
                     async with session.request(method, url, headers=wrong, **payload) as resp:
                         if "Basic" in wrong.get("Authorization", ""):
-                            assert resp.status == 401, (method, path)      # not a bearer token: none given
+                            assert resp.status == 401, (method, path)  # not a bearer token: none given
                         else:
                             assert resp.status == 403, (method, path, wrong)
                         assert "error" in await resp.json()
-                for right in (emulator.control_headers(), {"X-Sandbox-Token": emulator.control_token},
-                              {"authorization": f"bearer {emulator.control_token}"}):
+                for right in (
+                    emulator.control_headers(),
+                    {"X-Sandbox-Token": emulator.control_token},
+                    {"authorization": f"bearer {emulator.control_token}"},
+                ):
                     async with session.request(method, url, headers=right, **payload) as resp:
                         assert resp.status == 200, (method, path, await resp.text())
     finally:
@@ -123,10 +135,11 @@ async def test_control_endpoints_need_the_token(emulator):
 
 async def test_refused_calls_change_nothing_and_ebay_stays_open(emulator):
     async with aiohttp.ClientSession() as session:
-        async with session.get(emulator.base + "/shopping",
-                               params={"callname": "GeteBayTime", "appid": "TEST-APPID", "version": "765",
-                                       "responseencoding": "JSON"}) as resp:
-            assert resp.status == 200 and (await resp.json())["Ack"] == "Success"      # no token needed
+        async with session.get(
+            emulator.base + "/shopping",
+            params={"callname": "GeteBayTime", "appid": "TEST-APPID", "version": "765", "responseencoding": "JSON"},
+        ) as resp:
+            assert resp.status == 200 and (await resp.json())["Ack"] == "Success"  # no token needed
         for method, path in CONTROL:
             payload = {"json": {"*": {"fail": "http500"}}} if method == "PUT" else {}
             async with session.request(method, emulator.base + path, headers={"X-Sandbox-Token": "x"}, **payload):
@@ -144,8 +157,9 @@ async def test_a_sandbox_built_directly_has_its_own_token():
         async with aiohttp.ClientSession() as session:
             async with session.get(server.make_url("/_sandbox/requests")) as resp:
                 assert resp.status == 401
-            async with session.get(server.make_url("/_sandbox/requests"),
-                                   headers={"X-Sandbox-Token": sandbox.control_token}) as resp:
+            async with session.get(
+                server.make_url("/_sandbox/requests"), headers={"X-Sandbox-Token": sandbox.control_token}
+            ) as resp:
                 assert resp.status == 200 and await resp.json() == []
     finally:
         await server.close()
@@ -159,9 +173,24 @@ def start_sandbox(tmp_path: Path, *args: str, env_token: str | None = None) -> t
     env = {k: v for k, v in os.environ.items() if k != "QLGATE_SANDBOX_TOKEN"}
     if env_token is not None:
         env["QLGATE_SANDBOX_TOKEN"] = env_token
-    proc = subprocess.Popen([sys.executable, "-m", "qlgate", "sandbox", "--port", "0",
-                             "--write-config", str(tmp_path / "emulator.json"), *args],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "qlgate",
+            "sandbox",
+            "--port",
+            "0",
+            "--write-config",
+            str(tmp_path / "emulator.json"),
+            *args,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line: list[str] = []
     reader = threading.Thread(target=lambda: line.append(proc.stderr.readline()), daemon=True)
     reader.start()
@@ -204,7 +233,7 @@ def test_cli_prints_a_generated_token_once(tmp_path):
         assert status_of(base + "/_sandbox/reset", {"X-Sandbox-Token": token}, method="POST") == 200
     finally:
         rest = stop(proc)
-    assert token not in rest                    # printed once, at start-up
+    assert token not in rest  # printed once, at start-up
 
 
 @pytest.mark.parametrize("how", ["flag", "env", "both"])
@@ -214,7 +243,7 @@ def test_cli_honours_a_given_token(tmp_path, how):
     proc, line = start_sandbox(tmp_path, *args, env_token={"flag": None, "env": chosen, "both": "from-env"}[how])
     try:
         base = re.search(r"eBay emulator on (http://127\.0\.0\.1:\d+)", line).group(1)
-        assert chosen not in line and "from-env" not in line     # a given token is not echoed
+        assert chosen not in line and "from-env" not in line  # a given token is not echoed
         assert chosen not in (tmp_path / "emulator.json").read_text()
         assert status_of(base + "/_sandbox/requests") == 401
         assert status_of(base + "/_sandbox/requests", {"Authorization": "Bearer from-env"}) == 403  # the flag wins

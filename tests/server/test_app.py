@@ -11,15 +11,15 @@ from qlgate.server.app import build_app
 
 TABLES = {
     "items.ql": "create table items on select get from '{config.base}/users/{userId}/items?sort={sort}&h={h}' "
-                "using headers 'X-Site' = '{site}' using defaults site = 'US'",
+    "using headers 'X-Site' = '{site}' using defaults site = 'US'",
     "post.ql": "create table post on select post to '{config.base}/echo' "
-               "using bodyTemplate 'post.xml.mu' type 'application/xml'",
+    "using bodyTemplate 'post.xml.mu' type 'application/xml'",
     "post.xml.mu": "<r>{{#params}}<a>{{a}}</a><b>{{b}}</b>{{/params}}</r>",
 }
 ROUTES = {
     "items.ql": '-- Items of a user.\nr = select * from items where userId = "{user}" and sort = "{order}";\n'
-                'return "{r}" via route "/u/{user}?order={order}&page={^page}" with optional params '
-                "using defaults order = 'asc' using method get using headers 'X-Count' = '{order}'",
+    'return "{r}" via route "/u/{user}?order={order}&page={^page}" with optional params '
+    "using defaults order = 'asc' using method get using headers 'X-Count' = '{order}'",
     "post.ql": 'return select * from post via route "/post" using method post',
 }
 
@@ -63,7 +63,7 @@ async def test_route_binds_path_query_defaults_and_headers(upstream, gateway):
 
 
 async def test_route_selection_errors(gateway):
-    async with gateway.get("/u/u1") as resp:           # required ^page missing
+    async with gateway.get("/u/u1") as resp:  # required ^page missing
         assert resp.status == 400 and await resp.json() == {"err": "No matching route"}
     async with gateway.get("/nowhere") as resp:
         assert resp.status == 404
@@ -89,8 +89,9 @@ async def test_metadata_endpoints(gateway):
     async with gateway.get("/tables") as resp:
         assert [t["name"] for t in await resp.json()] == ["items", "post"]
     async with gateway.get("/table", params={"name": "items"}) as resp:
-        assert (await resp.json())["routes"] == ["/route?path=%2Fu%2F%7Buser%7D%3Forder%3D%7Border%7D%26page%3D"
-                                                 "%7B%5Epage%7D&method=get"]
+        assert (await resp.json())["routes"] == [
+            "/route?path=%2Fu%2F%7Buser%7D%3Forder%3D%7Border%7D%26page%3D%7B%5Epage%7D&method=get"
+        ]
     async with gateway.get("/routes") as resp:
         assert [r["path"] for r in await resp.json()] == ["/post", "/u/{user}?order={order}&page={^page}"]
     async with gateway.get("/health") as resp:
@@ -118,8 +119,9 @@ async def test_jsonp_only_where_the_deployer_turns_it_on(engine_for):
 
 async def test_compression_and_route_pages(gateway):
     big = 'return "' + "x" * 4000 + '"'
-    async with gateway.get("/q", params={"s": big}, headers={"Accept-Encoding": "deflate;q=0.5, gzip;q=0.9"},
-                           auto_decompress=False) as resp:
+    async with gateway.get(
+        "/q", params={"s": big}, headers={"Accept-Encoding": "deflate;q=0.5, gzip;q=0.9"}, auto_decompress=False
+    ) as resp:
         assert resp.headers["Content-Encoding"] == "gzip" and resp.headers["Vary"] == "Accept-Encoding"
     async with gateway.get("/q", params={"s": big}, headers={"Accept-Encoding": "identity"}) as resp:
         assert "Content-Encoding" not in resp.headers
@@ -134,7 +136,7 @@ async def test_describe_pages_are_html_for_browsers_and_escape_everything(gatewa
         assert resp.content_type == "text/html" and '<a href="/table?name=items">' in page
     async with gateway.get("/table", params={"name": "post"}, headers=browser) as resp:
         page = await resp.text()
-        assert "&lt;r&gt;{{#params}}" in page and "<r>{{" not in page   # the template source, escaped
+        assert "&lt;r&gt;{{#params}}" in page and "<r>{{" not in page  # the template source, escaped
     async with gateway.get("/tables", params={"format": "json"}, headers=browser) as resp:
         assert resp.content_type == "application/json"
     async with gateway.get("/routes") as resp:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 import sys
+import tempfile
 import urllib.request
 from pathlib import Path
 
@@ -20,8 +20,16 @@ from tests.sandbox.test_cli import free_port, stop, wait_for
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 CHROMIUM = os.environ.get("QLGATE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def start_gateway(*extra: str) -> tuple[subprocess.Popen, str]:
@@ -29,8 +37,14 @@ def start_gateway(*extra: str) -> tuple[subprocess.Popen, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("EBAY_")}
     # a jobs database of its own: the jobs view counts every job in it
     env["QLGATE_JOBS_DATABASE"] = os.path.join(tempfile.mkdtemp(prefix="qlgate-console-"), "jobs.sqlite")
-    proc = subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--port", str(port), *extra],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "qlgate", "serve", "--port", str(port), *extra],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     wait_for(f"{base}/health", proc)
     return proc, base
@@ -79,12 +93,14 @@ def screenshot(page: Page, name: str) -> Path:
 
 
 def test_run_a_script_see_the_tree_and_the_waterfall(console: Page):
-    script = ('first = select searchResult.item[0].itemId from ebay.finding.findItemsByKeywords '
-              'where keywords = "iphone";\n'
-              'item = select Item.Title as title from ebay.shopping.GetSingleItem where ItemID = "{first}";\n'
-              'more = select Item.Title as title from ebay.shopping.GetSingleItem\n'
-              '  where ItemID in ("230851234562", "230851234563", "280770598060");\n'
-              'return {"first": "{item}", "more": "{more}"};')
+    script = (
+        "first = select searchResult.item[0].itemId from ebay.finding.findItemsByKeywords "
+        'where keywords = "iphone";\n'
+        'item = select Item.Title as title from ebay.shopping.GetSingleItem where ItemID = "{first}";\n'
+        "more = select Item.Title as title from ebay.shopping.GetSingleItem\n"
+        '  where ItemID in ("230851234562", "230851234563", "280770598060");\n'
+        'return {"first": "{item}", "more": "{more}"};'
+    )
     run(console, script)
     expect(console.locator("#status")).to_have_class("ok")
     expect(console.locator("#status")).to_contain_text("5 upstream calls")
@@ -150,8 +166,10 @@ def test_completion_ranks_prefixes_then_suffixes_then_substrings(console: Page):
         const names = ['ebay.trading.GetItem', 'ebay.shopping.GetSingleItem', 'x.itemized', 'shop.item', 'item.list'];
         return [candidates(names, 'select * from item'), candidates(names, 'x = item')];
     }""")
-    assert ranked[0] == {"word": "item", "names": ["item.list", "shop.item", "x.itemized",
-                                                   "ebay.shopping.GetSingleItem", "ebay.trading.GetItem"]}
+    assert ranked[0] == {
+        "word": "item",
+        "names": ["item.list", "shop.item", "x.itemized", "ebay.shopping.GetSingleItem", "ebay.trading.GetItem"],
+    }
     assert ranked[1]["names"] == []
 
 
@@ -167,10 +185,12 @@ def test_a_syntax_error_names_its_line_and_moves_the_caret_there(console: Page):
 def test_a_failed_upstream_call_is_red_in_the_waterfall(console: Page, gateway: str):
     described = json.loads(urllib.request.urlopen(f"{gateway}/tables/ebay.shopping.GetSingleItem").read())
     emulator = described["select"]["uri"].split("/shopping")[0]
-    script = (f'create table gone on select get from "{emulator}/no-such-call";\n'
-              'ok = select Item.Title from ebay.shopping.GetSingleItem where ItemID = "230851234561";\n'
-              'missing = select * from gone;\n'
-              'return {"ok": "{ok}", "missing": "{missing}"};')
+    script = (
+        f'create table gone on select get from "{emulator}/no-such-call";\n'
+        'ok = select Item.Title from ebay.shopping.GetSingleItem where ItemID = "230851234561";\n'
+        "missing = select * from gone;\n"
+        'return {"ok": "{ok}", "missing": "{missing}"};'
+    )
     run(console, script)
     expect(console.locator("#status")).to_have_class("failed")
     expect(console.locator(".wf-call")).to_have_count(2)
@@ -191,8 +211,10 @@ def test_browse_tables_and_try_an_example(console: Page):
     expect(detail.locator("h3")).to_have_text("ebay.shopping.GetUserProfile")
     expect(detail).to_contain_text("UserID")
     detail.locator("#try-it").click()
-    assert console.input_value("#editor") == \
-        'select User from ebay.shopping.GetUserProfile where UserID = "testuser_magicalbookseller"'
+    assert (
+        console.input_value("#editor")
+        == 'select User from ebay.shopping.GetUserProfile where UserID = "testuser_magicalbookseller"'
+    )
     console.click("#run")
     expect(console.locator("#status")).to_have_class("ok")
     expect(console.locator("#result")).to_contain_text('"testuser_magicalbookseller"')
@@ -214,9 +236,11 @@ def test_browse_routes_and_try_one(console: Page):
 
 def test_the_jobs_view_shows_types_against_their_limits_workers_and_jobs(console: Page, gateway: str):
     def http(method: str, path: str, body) -> dict:
-        request = urllib.request.Request(gateway + path, data=json.dumps(body).encode(), method=method,
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            gateway + path, data=json.dumps(body).encode(), method=method, headers={"Content-Type": "application/json"}
+        )
         return json.loads(urllib.request.urlopen(request).read())
+
     http("PUT", "/limits/ebay.shopping", {"limit": 2})
     script = 'return select Item.Title from ebay.shopping.GetSingleItem where ItemID = "230851234561"'
     done = [http("POST", "/jobs", {"script": script})["id"] for _ in range(2)]
@@ -291,11 +315,11 @@ def test_with_api_keys_the_console_asks_for_one_and_keeps_it_in_the_tab(browser,
         assert page.evaluate("localStorage.length") == 0
         run(page, "return [1, 2];")
         expect(page.locator("#status")).to_have_class("ok")
-        page.reload()                                   # the tab keeps it: no second question
+        page.reload()  # the tab keeps it: no second question
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         expect(dialog).to_be_hidden()
         page.close()
-        fresh = browser.new_page()                      # another tab asks again
+        fresh = browser.new_page()  # another tab asks again
         fresh.goto(f"{base}/console")
         expect(fresh.locator("#key-dialog")).to_be_visible()
         fresh.close()

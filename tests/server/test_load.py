@@ -21,13 +21,27 @@ async def test_a_thousand_concurrent_connections(upstream, tmp_path):
     (tmp_path / "tables" / "slow.ql").write_text("create table slow on select get from '{config.base}/slow?n={n}'")
     (tmp_path / "config.json").write_text(json.dumps({"base": upstream.base}))
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "qlgate", "serve", "--tables", str(tmp_path / "tables"),
-                             "--config", str(tmp_path / "config.json"), "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "qlgate",
+            "serve",
+            "--tables",
+            str(tmp_path / "tables"),
+            "--config",
+            str(tmp_path / "config.json"),
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
-        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=CONNECTIONS),
-                                         timeout=aiohttp.ClientTimeout(total=60)) as session:
+        async with aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=CONNECTIONS), timeout=aiohttp.ClientTimeout(total=60)
+        ) as session:
             deadline = time.monotonic() + 20
             while True:
                 try:
@@ -39,14 +53,14 @@ async def test_a_thousand_concurrent_connections(upstream, tmp_path):
                     await asyncio.sleep(0.1)
 
             async def one(i: int) -> tuple[int, object]:
-                async with session.get(f"{base}/q", params={"s": f'return select ok from slow where n = {i}'}) as resp:
+                async with session.get(f"{base}/q", params={"s": f"return select ok from slow where n = {i}"}) as resp:
                     return resp.status, await resp.json()
 
             started = time.monotonic()
             results = await asyncio.gather(*(one(i) for i in range(CONNECTIONS)))
             elapsed = time.monotonic() - started
             assert [r for r in results if r != (200, [True])] == []
-            assert upstream.max_in_flight > 100          # the gateway really held many at once
+            assert upstream.max_in_flight > 100  # the gateway really held many at once
             assert elapsed < 30
             async with session.get(f"{base}/health") as resp:
                 assert resp.status == 200

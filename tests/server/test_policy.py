@@ -23,6 +23,7 @@ async def gateway(engine_for):
         await server.start_server()
         servers.append(server)
         return aiohttp.ClientSession(base_url=str(server.make_url("")))
+
     yield start
     for server in servers:
         await server.close()
@@ -64,9 +65,9 @@ async def test_size_and_time_limits(upstream, gateway):
             assert resp.status == 413 and "gateway.maxBodyBytes" in (await resp.json())["err"]
         async with client.get("/q", params={"s": "return 1;" + " " * 60}) as resp:
             assert resp.status == 400 and "gateway.maxScriptLength" in (await resp.json())["err"]
-        async with client.get("/q", params={"s": 'return select * from items'}) as resp:
+        async with client.get("/q", params={"s": "return select * from items"}) as resp:
             assert resp.status == 504 and "200 ms" in (await resp.json())["err"]
-        async with client.get("/health") as resp:   # still serving
+        async with client.get("/health") as resp:  # still serving
             assert resp.status == 200
 
 
@@ -74,8 +75,9 @@ async def test_every_response_has_a_request_id_and_an_access_log_line(upstream, 
     upstream.reply("GET", "/items", json_body=[1])
     caplog.set_level(logging.INFO, logger="qlgate.access")
     async with await gateway() as client:
-        async with client.get("/q", params={"s": 'return select * from items where q = "x"'},
-                              headers={"request-id": "abc-123"}) as resp:
+        async with client.get(
+            "/q", params={"s": 'return select * from items where q = "x"'}, headers={"request-id": "abc-123"}
+        ) as resp:
             assert resp.headers["request-id"] == "abc-123"
         async with client.delete("/health") as resp:
             assert resp.status == 405 and "err" in await resp.json()
@@ -87,11 +89,11 @@ async def test_every_response_has_a_request_id_and_an_access_log_line(upstream, 
 def test_the_allow_list_judges_origins_not_whole_urls():
     allow = HostAllowList(("api.example.test:443", "*.ebay.test"))
     assert allow.allows("https://api.example.test/v1?q=1")
-    assert allow.allows("HTTPS://api.example.test/other#frag")       # the verdict is per origin, cached
-    assert not allow.allows("http://api.example.test/v1")             # port 80 is another origin
+    assert allow.allows("HTTPS://api.example.test/other#frag")  # the verdict is per origin, cached
+    assert not allow.allows("http://api.example.test/v1")  # port 80 is another origin
     assert allow.allows("http://svcs.ebay.test:8080/x")
     assert not allow.allows("https://evil.test@api.example.test.evil.test/")
     assert allow.allows("https://user@api.example.test/")
-    assert not allow.allows("https://api.example.test:99999999/")    # not a port: refused, not an exception
+    assert not allow.allows("https://api.example.test:99999999/")  # not a port: refused, not an exception
     with pytest.raises(UpstreamNotAllowed, match="intranet:8080"):
         allow.check("http://intranet:8080/admin")

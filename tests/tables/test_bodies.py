@@ -11,8 +11,10 @@ from qlgate.tables.params import ParamView
 
 def test_mustache_escapes_for_xml_and_json():
     params = {"params": {"t": 'a<b & "c"'}}
-    assert render_mustache("<T>{{#params}}{{t}}{{/params}}</T>", params, "application/xml") == \
-        "<T>a&lt;b &amp; &#34;c&#34;</T>"
+    assert (
+        render_mustache("<T>{{#params}}{{t}}{{/params}}</T>", params, "application/xml")
+        == "<T>a&lt;b &amp; &#34;c&#34;</T>"
+    )
     assert render_mustache('{"t": "{{params.t}}"}', params, "application/json") == '{"t": "a<b & \\"c\\""}'
     assert render_mustache("{{{params.t}}}", params, "application/json") == 'a<b & "c"'
 
@@ -23,7 +25,7 @@ def test_mustache_sections_follow_javascript_truthiness():
 
 
 def test_jinja_autoescapes_per_media_type_and_safe_is_raw(tmp_path: Path):
-    (tmp_path / "b.j2").write_text('<a>{{ params.x }}</a>{{ params.x|safe }}{{ params.nope }}')
+    (tmp_path / "b.j2").write_text("<a>{{ params.x }}</a>{{ params.x|safe }}{{ params.nope }}")
     body = BodyTemplate.load("b.j2", "application/xml", None, CodeDirs.of([tmp_path]))
     assert body.render(ParamView(statement={}, variables={}), {"x": "<&>"}, {}) == "<a>&lt;&amp;&gt;</a><&>"
 

@@ -1,15 +1,20 @@
 """The parameter view's precedence (spec §10.1)."""
 
-from qlgate.lang.templates import parse_template, interpolate
+from qlgate.lang.templates import interpolate, parse_template
 from qlgate.tables.params import ParamView, lookup_dotted, nest_dotted
 from qlgate.values import MISSING
 
 
 def view(**layers):
-    return ParamView(statement=layers.get("statement", {}), variables=layers.get("variables", {}),
-                     query=layers.get("query"), headers=layers.get("headers"),
-                     defaults=layers.get("defaults"), config={"site": "EBAY-US"},
-                     resolve_default=lambda raw, v: interpolate(raw, v.lookup_below_defaults) if hasattr(raw, "parts") else raw)
+    return ParamView(
+        statement=layers.get("statement", {}),
+        variables=layers.get("variables", {}),
+        query=layers.get("query"),
+        headers=layers.get("headers"),
+        defaults=layers.get("defaults"),
+        config={"site": "EBAY-US"},
+        resolve_default=lambda raw, v: interpolate(raw, v.lookup_below_defaults) if hasattr(raw, "parts") else raw,
+    )
 
 
 def test_statement_beats_variables_beats_request_beats_defaults():
@@ -38,4 +43,7 @@ def test_dotted_names():
     assert lookup_dotted(v, "paging.size") == 5
     assert lookup_dotted(v, "Offer.Bid.Max") == 7
     assert nest_dotted({"Offer.MaxBid": 3, "Offer.Quantity": 1}) == {
-        "Offer.MaxBid": 3, "Offer.Quantity": 1, "Offer": {"MaxBid": 3, "Quantity": 1}}
+        "Offer.MaxBid": 3,
+        "Offer.Quantity": 1,
+        "Offer": {"MaxBid": 3, "Quantity": 1},
+    }

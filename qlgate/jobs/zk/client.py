@@ -4,38 +4,74 @@ ZooKeeper — what ``qlgate jobs --zookeeper`` and a gateway with
 
 from __future__ import annotations
 
+import builtins
 import json
 import threading
 import time
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import BadVersionError, ConnectionLoss, NoNodeError, NodeExistsError, SessionExpiredError
+from kazoo.exceptions import BadVersionError, ConnectionLoss, NodeExistsError, NoNodeError, SessionExpiredError
 
 from ..archive import Archive
 from ..ids import IdAllocator
-from ..model import (CANCELLED, MAX_RUN_SECONDS, QUEUED, RUNNING, STATES, Job, JobError, JobNotFound, QueueFull,
-                     check_idempotency_key, check_job_id, check_limit, key_digest, new_job, parse_queue_key,
-                     queue_key_types)
-from ..types import check_type
+from ..model import (
+    CANCELLED,
+    MAX_RUN_SECONDS,
+    QUEUED,
+    RUNNING,
+    STATES,
+    Job,
+    JobError,
+    JobNotFound,
+    QueueFull,
+    check_idempotency_key,
+    check_job_id,
+    check_limit,
+    key_digest,
+    new_job,
+    parse_queue_key,
+    queue_key_types,
+)
 from ..rates import Rate
-from .layout import (Layout, ask_to_cancel, commit, decode, dequeue, encode, enqueue, forget_bucket, mark_finished,
-                     parse_run_name, run_name)
+from ..types import check_type
+from .layout import (
+    Layout,
+    ask_to_cancel,
+    commit,
+    decode,
+    dequeue,
+    encode,
+    enqueue,
+    forget_bucket,
+    mark_finished,
+    parse_run_name,
+    run_name,
+)
 from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
-EXACT_WITHIN = 64    # submissions this close to the queue bound are checked at commit
-SUBMIT_RETRIES = 5   # reads around a submission retried across connection losses
+EXACT_WITHIN = 64  # submissions this close to the queue bound are checked at commit
+SUBMIT_RETRIES = 5  # reads around a submission retried across connection losses
 
 
 class ZkJobs:
-    def __init__(self, client: KazooClient, *, root: str = "/qlgate", max_queue: int = DEFAULT_MAX_QUEUE,
-                 id_batch: int = 100, archive: Archive | None = None, owns_client: bool = False,
-                 max_run_seconds: float = MAX_RUN_SECONDS):
+    def __init__(
+        self,
+        client: KazooClient,
+        *,
+        root: str = "/qlgate",
+        max_queue: int = DEFAULT_MAX_QUEUE,
+        id_batch: int = 100,
+        archive: Archive | None = None,
+        owns_client: bool = False,
+        max_run_seconds: float = MAX_RUN_SECONDS,
+    ):
         self.client = client
-        self.max_run_seconds = max_run_seconds   # no job may ask for longer (workers cap runs at their own)
-        self.owns_client = owns_client   # close() also ends the session (the CLI's own client)
-        self.archive = archive      # finished jobs the limiter has moved out of ZooKeeper
+        self.max_run_seconds = max_run_seconds  # no job may ask for longer (workers cap runs at their own)
+        self.owns_client = owns_client  # close() also ends the session (the CLI's own client)
+        self.archive = archive  # finished jobs the limiter has moved out of ZooKeeper
         self.layout = Layout(root)
         self.layout.ensure(client)
         self.max_queue = max_queue
@@ -49,19 +85,41 @@ class ZkJobs:
             self.client.close()
 
     # ------------------------------------------------------------------ submit
-    def submit(self, script: str, *, types: Iterable[str], vars: dict[str, Any] | None = None,
-               priority: int = 0, not_before: float = 0.0, max_attempts: int = 3,
-               max_seconds: float | None = None, trust: str = "deployer", owner: str | None = None,
-               policy: dict[str, Any] | None = None, idempotency_key: str | None = None) -> int:
+    def submit(
+        self,
+        script: str,
+        *,
+        types: Iterable[str],
+        vars: dict[str, Any] | None = None,
+        priority: int = 0,
+        not_before: float = 0.0,
+        max_attempts: int = 3,
+        max_seconds: float | None = None,
+        trust: str = "deployer",
+        owner: str | None = None,
+        policy: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> int:
         """Queue a job; its id. Never queues it twice: the id is chosen before the
         transaction, so after a ConnectionLoss (which may hide a commit that landed)
         the job's node tells whether it did. With ``idempotency_key``, a second
         submission under the same key and owner — a client's retry, from any
         process — answers the first one's id (keys last ``KEY_KEEP_S``)."""
         key = check_idempotency_key(idempotency_key)
-        job = new_job(0, script, types=types, vars=vars, priority=priority, not_before=not_before,
-                      max_attempts=max_attempts, max_seconds=max_seconds, max_run_seconds=self.max_run_seconds,
-                      trust=trust, owner=owner, policy=policy)
+        job = new_job(
+            0,
+            script,
+            types=types,
+            vars=vars,
+            priority=priority,
+            not_before=not_before,
+            max_attempts=max_attempts,
+            max_seconds=max_seconds,
+            max_run_seconds=self.max_run_seconds,
+            trust=trust,
+            owner=owner,
+            policy=policy,
+        )
         key_path = self.layout.key(key_digest(owner, key)) if key is not None else None
         if key_path is not None and (earlier := self._keyed(key_path)) is not None:
             return earlier
@@ -87,7 +145,7 @@ class ZkJobs:
                 commit(tx)
                 return job.id
             except BadVersionError:
-                continue              # another submission or a cancel came first: count again
+                continue  # another submission or a cancel came first: count again
             except NodeExistsError:
                 # the key was taken meanwhile (the same request, sent twice at once), or our own
                 # commit had landed before a connection loss hid it
@@ -102,7 +160,7 @@ class ZkJobs:
                 # that the server we now read from has applied everything the leader has
                 self._call(self.client.sync, self.layout.jobs)
                 if self._call(self.client.exists, self.layout.job(job.id)) is not None:
-                    return job.id     # it had landed: the id was ours alone
+                    return job.id  # it had landed: the id was ours alone
                 continue
 
     def _keyed(self, path: str) -> int | None:
@@ -135,7 +193,7 @@ class ZkJobs:
         """A job's record, wherever it is kept: in ZooKeeper while it is live, then in the
         archive. A result the worker wrote to the database (``Job.result_bytes``) is not
         read here — a record stays small whatever its result — but by ``load_result``."""
-        check_job_id(job_id)                # the archive's ids are 64-bit integers
+        check_job_id(job_id)  # the archive's ids are 64-bit integers
         try:
             return self._read(job_id)[0]
         except JobNotFound:
@@ -150,12 +208,16 @@ class ZkJobs:
         if job.result_bytes is None:
             return None
         if self.archive is None:
-            raise JobError(f"job {job.id}'s result is in the cluster's database, and this client has none "
-                           "(jobs.database, --database)")
+            raise JobError(
+                f"job {job.id}'s result is in the cluster's database, and this client has none "
+                "(jobs.database, --database)"
+            )
         data = self.archive.get_result(job.id, job.run)
         if data is None:
-            raise JobError(f"job {job.id}'s result is missing from {self.archive.where}: is that the "
-                           "database the cluster's workers write to (jobs.database)?")
+            raise JobError(
+                f"job {job.id}'s result is missing from {self.archive.where}: is that the "
+                "database the cluster's workers write to (jobs.database)?"
+            )
         return data
 
     def load_result(self, job: Job) -> Any:
@@ -170,7 +232,7 @@ class ZkJobs:
             raise JobNotFound(f"no job {job_id}") from None
         return Job.from_dict(decode(data)), stat.version
 
-    def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> list[Job]:
+    def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> builtins.list[Job]:
         """Jobs newest first; ``owner``: only those the key of that name submitted."""
         if state is not None and state not in STATES:
             raise JobError(f"unknown state '{state}'; one of {', '.join(STATES)}")
@@ -193,7 +255,7 @@ class ZkJobs:
             jobs = sorted(jobs, key=lambda j: j.id, reverse=True)[:limit]
         return jobs
 
-    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> list[Job]:
+    def wait(self, job_ids: Iterable[int], timeout: float | None = None) -> builtins.list[Job]:
         """Block until every job is final (a watch per job, not polling)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         out = []
@@ -202,10 +264,12 @@ class ZkJobs:
             while True:
                 changed.clear()
                 try:
-                    data, _ = self.client.get(self.layout.job(int(job_id)), watch=lambda _e: changed.set())
+                    data, _ = self.client.get(
+                        self.layout.job(int(job_id)), watch=lambda _e, changed=changed: changed.set()
+                    )
                     job = Job.from_dict(decode(data))
                 except NoNodeError:
-                    job = self.get(job_id)          # archived (finished), or JobNotFound
+                    job = self.get(job_id)  # archived (finished), or JobNotFound
                 if job.final:
                     out.append(job)
                     break
@@ -223,7 +287,7 @@ class ZkJobs:
             try:
                 job, version = self._read(job_id)
             except JobNotFound:
-                return self.get(job_id)              # archived: it has ended already
+                return self.get(job_id)  # archived: it has ended already
             if job.final:
                 return job
             tx = self.client.transaction()
@@ -248,7 +312,7 @@ class ZkJobs:
                     elif job.state == RUNNING and self.client.exists(self.layout.job(job.id)) is not None:
                         # the worker has no cancel node (it is gone): its run ends on the record alone
                         tell_worker = False
-                continue   # it moved on meanwhile (started, or finished): look again
+                continue  # it moved on meanwhile (started, or finished): look again
 
     def _queue_entry(self, job_id: int) -> str | None:
         return next((n for n in self.client.get_children(self.layout.queue) if parse_queue_key(n)[2] == job_id), None)
@@ -290,7 +354,7 @@ class ZkJobs:
         for job_type in self.client.get_children(self.layout.running_root):
             count = len(self.client.get_children(self.layout.running(job_type)))
             out.setdefault(job_type, {"limit": None, "running": 0, "waiting": 0})["running"] = count
-        for entry in self.client.get_children(self.layout.queue):      # entry names carry their types
+        for entry in self.client.get_children(self.layout.queue):  # entry names carry their types
             for job_type in queue_key_types(entry):
                 out.setdefault(job_type, {"limit": None, "running": 0, "waiting": 0})["waiting"] += 1
         return {t: v for t, v in sorted(out.items()) if v["limit"] is not None or v["running"] or v["waiting"]}
@@ -320,11 +384,10 @@ class ZkJobs:
                 continue
         return None
 
-    def running_runs(self) -> list[tuple[str, int, int]]:
+    def running_runs(self) -> builtins.list[tuple[str, int, int]]:
         """(type, job id, run) of every slot in use."""
         out = []
         for job_type in self.client.get_children(self.layout.running_root):
             for name in self.client.get_children(self.layout.running(job_type)):
                 out.append((job_type, *parse_run_name(name)))
         return out
-

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 MS = 1_000_000
-DRIFT = 1e-3                  # how fast two NTP-disciplined clocks may run apart, s per s
+DRIFT = 1e-3  # how fast two NTP-disciplined clocks may run apart, s per s
 
 
 class ServerClock:
     def __init__(self, timer: Callable[[], int] = time.monotonic_ns):
         self.timer = timer
         self._lock = threading.Lock()
-        self._bounds: tuple[int, int, int] | None = None      # (low, high, measured at local ns)
+        self._bounds: tuple[int, int, int] | None = None  # (low, high, measured at local ns)
 
     def observe(self, mtime_ms: int, sent: int, received: int) -> None:
         """Learn from a write sent at ``sent`` and answered at ``received`` (local ns)."""
@@ -44,7 +44,7 @@ class ServerClock:
         with self._lock:
             if self._bounds is not None:
                 old_low, old_high = self._widened(received)
-                if max(low, old_low) < min(high, old_high):     # consistent: keep the tighter of each
+                if max(low, old_low) < min(high, old_high):  # consistent: keep the tighter of each
                     low, high = max(low, old_low), min(high, old_high)
             self._bounds = (low, high, received)
 
@@ -56,6 +56,7 @@ class ServerClock:
             return self._widened(self.timer() if at is None else at)
 
     def _widened(self, at: int) -> tuple[int, int]:
+        assert self._bounds is not None  # callers check under the lock
         low, high, measured = self._bounds
         slack = int(DRIFT * abs(at - measured)) + 1
         return low - slack, high + slack
@@ -66,5 +67,8 @@ class ServerClock:
 
     def server_now(self) -> int:
         """Best guess of the server's time now (the middle of the bounds); measure first."""
-        low, high = self.bounds()
+        bounds = self.bounds()
+        if bounds is None:
+            raise RuntimeError("the server's clock has not been measured yet")
+        low, high = bounds
         return self.timer() + (low + high) // 2

@@ -1,23 +1,23 @@
 """Where things live in ZooKeeper (under a root, ``/qlgate`` by default)::
 
-    jobs/<id>                        job record (JSON), changed by compare-and-set
-    queue/<pri>-<due>-<id>~<types>   a ready job; text order = run order (data: its types
-                                     and record); the queue node's own data is touched by
-                                     every change but the master's grants (see enqueue)
-    workers/<name>                   ephemeral: a live worker and its slots
-    assign/<worker>/<id>-<run>       a run handed to a worker; the worker node's own data
-                                     is the news of the last hand-over (see hand_over)
-    cancel/<worker>                  its data is the news of the last cancel request for a
-                                     run of the worker's (see ask_to_cancel)
-    limiter/election/n-<seq>         ephemeral sequential: the lowest is the master
-    limiter/running/<type>/<id>-<run>  a slot in use, recorded in the same transaction
-                                     that lets the run through the gate; the type node's
-                                     own data is the news of the last release (see free_slots)
-    limits/<type>                    how many runs of the type may hold a slot at once
-    ids/<category>                   free id ranges (see ids.py)
-    finished/<10 s bucket>/<id>      jobs that ended, by when (see mark_finished)
-    keys/<digest>                    an idempotency key's job (data: its id and when), made
-                                     with the job; a retried submission finds it here
+jobs/<id>                        job record (JSON), changed by compare-and-set
+queue/<pri>-<due>-<id>~<types>   a ready job; text order = run order (data: its types
+                                 and record); the queue node's own data is touched by
+                                 every change but the master's grants (see enqueue)
+workers/<name>                   ephemeral: a live worker and its slots
+assign/<worker>/<id>-<run>       a run handed to a worker; the worker node's own data
+                                 is the news of the last hand-over (see hand_over)
+cancel/<worker>                  its data is the news of the last cancel request for a
+                                 run of the worker's (see ask_to_cancel)
+limiter/election/n-<seq>         ephemeral sequential: the lowest is the master
+limiter/running/<type>/<id>-<run>  a slot in use, recorded in the same transaction
+                                 that lets the run through the gate; the type node's
+                                 own data is the news of the last release (see free_slots)
+limits/<type>                    how many runs of the type may hold a slot at once
+ids/<category>                   free id ranges (see ids.py)
+finished/<10 s bucket>/<id>      jobs that ended, by when (see mark_finished)
+keys/<digest>                    an idempotency key's job (data: its id and when), made
+                                 with the job; a retried submission finds it here
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from typing import Any
+
+from kazoo.exceptions import NoNodeError
 
 from ..model import queue_key
 
@@ -46,7 +48,7 @@ def queue_entry(record: dict[str, Any], version: int) -> bytes:
     return encode({"types": record["types"], "job": record, "version": version})
 
 
-def enqueue(tx, layout: "Layout", record: dict[str, Any], version: int, due: float) -> None:
+def enqueue(tx, layout: Layout, record: dict[str, Any], version: int, due: float) -> None:
     """Queue a job within ``tx``. The queue node's data is touched as well: that,
     not the list of entries, is what the limiter master watches. It lists the
     queue again only when someone else changed it; its own grants it keeps track
@@ -56,13 +58,13 @@ def enqueue(tx, layout: "Layout", record: dict[str, Any], version: int, due: flo
     tx.set_data(layout.queue, b"")
 
 
-def dequeue(tx, layout: "Layout", entry: str) -> None:
+def dequeue(tx, layout: Layout, entry: str) -> None:
     """Take an entry out of the queue within ``tx`` — for anyone but the master (see enqueue)."""
     tx.delete(f"{layout.queue}/{entry}")
     tx.set_data(layout.queue, b"")
 
 
-def free_slots(tx, layout: "Layout", name: str, types: list[str]) -> None:
+def free_slots(tx, layout: Layout, name: str, types: list[str]) -> None:
     """Within ``tx``: free the slots of run ``name``. Each type node's data becomes
     the news of this release: that, not the list of slots, is what the limiter
     master watches, so its own grants do not wake it, and a release it has the
@@ -74,7 +76,7 @@ def free_slots(tx, layout: "Layout", name: str, types: list[str]) -> None:
         tx.set_data(layout.running(t), message)
 
 
-def hand_over(tx, layout: "Layout", worker: str, runs: dict[str, dict[str, Any]]) -> None:
+def hand_over(tx, layout: Layout, worker: str, runs: dict[str, dict[str, Any]]) -> None:
     """Within ``tx``: hand ``runs`` (name → what the worker needs to run it) to
     ``worker``. An assignment records each (a run taken back is one whose
     assignment is gone); the worker's node's data becomes the news of this
@@ -86,7 +88,7 @@ def hand_over(tx, layout: "Layout", worker: str, runs: dict[str, dict[str, Any]]
     tx.set_data(layout.assignments(worker), encode({"runs": runs}))
 
 
-def ask_to_cancel(tx, layout: "Layout", worker: str, name: str) -> None:
+def ask_to_cancel(tx, layout: Layout, worker: str, name: str) -> None:
     """Within ``tx`` (which sets the job's ``cancel_requested``): the news for the
     worker running ``name``, so that it stops the script without a watch per run."""
     tx.set_data(layout.cancels(worker), encode({"cancel": [name]}))
@@ -105,7 +107,7 @@ def news(data: bytes, version: int, seen: int | None) -> dict[str, Any] | None:
 FINISHED_BUCKET_S = 10
 
 
-def finished_bucket(layout: "Layout", ended: float) -> str:
+def finished_bucket(layout: Layout, ended: float) -> str:
     return f"{layout.finished}/{int(ended // FINISHED_BUCKET_S) * FINISHED_BUCKET_S:012d}"
 
 
@@ -113,14 +115,14 @@ def bucket_start(name: str) -> int:
     return int(name)
 
 
-_buckets_made: set[tuple[str, str]] = set()     # (cluster and chroot, bucket) known to exist
+_buckets_made: set[tuple[str, str]] = set()  # (cluster and chroot, bucket) known to exist
 
 
 def _bucket_key(client, bucket: str) -> tuple[str, str]:
     return (f"{getattr(client, 'hosts', '')}{getattr(client, 'chroot', '')}", bucket)
 
 
-def mark_finished(client, tx, layout: "Layout", job_id: int, ended: float) -> None:
+def mark_finished(client, tx, layout: Layout, job_id: int, ended: float) -> None:
     """Index a job that ends in ``tx`` by when it ended, so that archiving reads
     only jobs old enough to go rather than every job ZooKeeper holds. The
     bucket is made outside the transaction, once per process and bucket (the
@@ -137,7 +139,7 @@ def mark_finished(client, tx, layout: "Layout", job_id: int, ended: float) -> No
     tx.create(f"{bucket}/{job_id}")
 
 
-def forget_bucket(client, layout: "Layout", ended: float) -> bool:
+def forget_bucket(client, layout: Layout, ended: float) -> bool:
     """After a NoNodeError: was the bucket missing (so a retry is worth it)?"""
     bucket = finished_bucket(layout, ended)
     _buckets_made.discard(_bucket_key(client, bucket))
@@ -223,8 +225,19 @@ class Layout:
         return f"{self.root}/keys/{digest}"
 
     def ensure(self, client) -> None:
-        for path in (self.jobs, self.queue, self.workers, self.assign_root, self.cancel_root, self.election,
-                     self.running_root, self.limits, self.ids, self.finished, self.keys):
+        for path in (
+            self.jobs,
+            self.queue,
+            self.workers,
+            self.assign_root,
+            self.cancel_root,
+            self.election,
+            self.running_root,
+            self.limits,
+            self.ids,
+            self.finished,
+            self.keys,
+        ):
             client.ensure_path(path)
 
 
@@ -239,3 +252,11 @@ def commit(tx) -> None:
     failure = first_failure(tx.commit())
     if failure is not None:
         raise failure
+
+
+def value_or_none(result):
+    """The value of an async read, or None when the node has gone meanwhile."""
+    try:
+        return result.get()
+    except NoNodeError:
+        return None

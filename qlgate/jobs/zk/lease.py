@@ -48,7 +48,7 @@ import contextvars
 import logging
 import threading
 import time
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from kazoo.client import KazooClient, KazooState
 
@@ -63,7 +63,7 @@ class RunFence:
     call of the run was ever refused. Set in the run's task (``run_fence``), inherited
     by every task the engine starts for its calls."""
 
-    __slots__ = ("session", "refused")
+    __slots__ = ("refused", "session")
 
     def __init__(self, session: int | None) -> None:
         self.session = session
@@ -82,15 +82,15 @@ class SessionLease:
         self.client = client
         self.probe_path = probe_path
         self.clock = clock
-        self._until = 0.0                 # the lease's end, on ``clock``
+        self._until = 0.0  # the lease's end, on ``clock``
         self._session: int | None = None  # the session it was proved on
         self._suspended = False
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._revoked = False             # stopping: no call passes, no probe renews
+        self._revoked = False  # stopping: no call passes, no probe renews
         self._poke = threading.Event()
         self._on_end: list[Callable[[str], None]] = []
-        self._ended_reported = True       # no lease yet: nothing to report ending
+        self._ended_reported = True  # no lease yet: nothing to report ending
         self._thread = threading.Thread(target=self._beat, name="session-lease", daemon=True)
         client.add_listener(self._on_state)
 
@@ -112,7 +112,7 @@ class SessionLease:
         return self.timeout / PROBES_PER_TIMEOUT
 
     # ------------------------------------------------------------------ life
-    def start(self) -> "SessionLease":
+    def start(self) -> SessionLease:
         self._thread.start()
         return self
 
@@ -177,8 +177,7 @@ class SessionLease:
                     return
                 await asyncio.sleep(min(SUSPENDED_POLL_S, left))
                 continue
-            if (not self._suspended and not self._revoked and session is not None
-                    and session == self.current_session()):
+            if not self._suspended and not self._revoked and session is not None and session == self.current_session():
                 now = self.clock()
                 if proving_until is None:
                     proving_until = now + max(2 * self.probe_interval, 0.2)
@@ -188,8 +187,9 @@ class SessionLease:
                     continue
             if fence is not None:
                 fence.refused = True
-            raise LeaseExpired("the worker cannot prove its ZooKeeper session holds this run "
-                               "(its lease ran out, or the session ended)")
+            raise LeaseExpired(
+                "the worker cannot prove its ZooKeeper session holds this run (its lease ran out, or the session ended)"
+            )
 
     # ------------------------------------------------------------------ renewing
     def _on_state(self, state: str) -> None:
@@ -198,7 +198,7 @@ class SessionLease:
             self._suspended = True
         elif state == KazooState.CONNECTED:
             self._suspended = False
-            self._poke.set()              # prove the (maybe new) session at once
+            self._poke.set()  # prove the (maybe new) session at once
         elif state == KazooState.LOST:
             self._suspended = True
             with self._lock:
@@ -209,7 +209,7 @@ class SessionLease:
         """An answered probe: the lease runs from its send time (kazoo's callback thread)."""
         try:
             result.get()
-        except Exception:  # no answer: the lease is not renewed (NoNode cannot happen on "/")
+        except Exception:  # noqa: BLE001 — no answer: the lease is not renewed (NoNode cannot happen on "/")
             return
         if self.current_session() != session:
             return
@@ -217,7 +217,7 @@ class SessionLease:
         with self._lock:
             if self._revoked:
                 return
-            if session != self._session:          # a new session: the old one's lease is no more
+            if session != self._session:  # a new session: the old one's lease is no more
                 self._session, self._until = session, end
             elif end > self._until:
                 self._until = end
@@ -230,8 +230,9 @@ class SessionLease:
                 sent = self.clock()
                 try:
                     self.client.exists_async(self.probe_path).rawlink(
-                        lambda result, sent=sent, session=session: self._renewed(sent, session, result))
-                except Exception:  # the connection went between the check and the send
+                        lambda result, sent=sent, session=session: self._renewed(sent, session, result)
+                    )
+                except Exception:  # noqa: BLE001 — the connection went between the check and the send
                     pass
             self._report_end()
             left = self.remaining()

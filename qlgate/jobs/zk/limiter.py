@@ -23,6 +23,11 @@ master reads the same znodes and carries on. The master decides from a mirror
 of those znodes (``mirror.py``) that watches keep current and that can only
 over-count what is in use, so a stale mirror may delay a grant but never
 exceed a limit.
+
+Here are the election and the decisions; taking back lost workers' runs, the
+one step of the cycle that waits on a worker's lease, is in ``reclaim.py``, and
+archiving finished jobs, which reads job records by the hundred and so runs on
+a thread of its own that the limiter starts, in ``archiver.py``.
 """
 
 from __future__ import annotations
@@ -33,32 +38,34 @@ import time
 from functools import partial
 
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import (BadVersionError, ConnectionClosedError, ConnectionLoss, NoNodeError,
-                              NodeExistsError, NotEmptyError, SessionExpiredError)
+from kazoo.exceptions import ConnectionClosedError, ConnectionLoss, SessionExpiredError
 
 from ..archive import Archive
-from ..model import KEY_KEEP_S, QUEUED, RUNNING, Attempt, Job, finish_attempt, parse_queue_key, queue_place
-from .layout import (FINISHED_BUCKET_S, Layout, bucket_start, commit, decode, encode, enqueue, first_failure, forget_bucket,
-                     free_slots, hand_over, mark_finished, parse_run_name, run_name)
+from ..model import QUEUED, RUNNING, Attempt, Job, parse_queue_key
+from .archiver import Archiver
+from .layout import Layout, decode, encode, first_failure, hand_over, run_name, value_or_none
 from .mirror import Mirror
+from .reclaim import Reclaim
 from .worker import CALL_TIMEOUT_S
 
 log = logging.getLogger("qlgate.jobs.limiter")
-SERVER_LAG_S = 10.0      # ZooKeeper's defaults: syncLimit 5 × tickTime 2 s
-RECHECK_S = 0.5          # the longest a due not-before job or a lost worker waits unnoticed
-AUDIT_S = 5.0            # how often every slot is checked against live workers
-ARCHIVE_EVERY_S = 10.0   # how often finished jobs are looked at for archiving
-ARCHIVE_BATCH = 100      # job records read at a time: grants queue behind them on the connection
-BUCKET_GRACE_S = 300.0   # how long after it closed a bucket of the finished index may be removed
-PRUNE_KEYS_EVERY_S = 600.0
+SERVER_LAG_S = 10.0  # ZooKeeper's defaults: syncLimit 5 × tickTime 2 s
+RECHECK_S = 0.5  # the longest a due not-before job or a lost worker waits unnoticed
+AUDIT_S = 5.0  # how often every slot is checked against live workers
 
 
-class Limiter:
-    def __init__(self, client: KazooClient, *, name: str, root: str = "/qlgate", archive: Archive | None = None,
-                 keep_finished: float = 3600.0, server_lag: float = SERVER_LAG_S):
+class Limiter(Reclaim):
+    def __init__(
+        self,
+        client: KazooClient,
+        *,
+        name: str,
+        root: str = "/qlgate",
+        archive: Archive | None = None,
+        keep_finished: float = 3600.0,
+        server_lag: float = SERVER_LAG_S,
+    ):
         self.client = client
-        self.archive = archive                  # where finished jobs go once ``keep_finished`` has passed
-        self.keep_finished = keep_finished
         # jobs.serverLag: how long a ZooKeeper server cut off from its leader may go on answering
         # a worker's probes after the leader stopped hearing of its session (syncLimit × tickTime);
         # a lost worker's lease may outlast its session by that much (lease.py)
@@ -66,30 +73,32 @@ class Limiter:
         self.name = name
         self.layout = Layout(root)
         self.layout.ensure(client)
-        self.node: str | None = None           # our election node
+        self.node: str | None = None  # our election node
         self.is_master = threading.Event()
-        self.became_master_at: float | None = None
         self.grants = 0
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._entries: dict[str, dict] = {}           # queue entry → its data (types, record, version)
-        self._types_queued: set[str] = set()          # every type of those entries (a superset: never shrinks)
-        self._listings_learnt = -1                    # the queue listing _entries has been brought up to
+        self._entries: dict[str, dict] = {}  # queue entry → its data (types, record, version)
+        self._types_queued: set[str] = set()  # every type of those entries (a superset: never shrinks)
+        self._listings_learnt = -1  # the queue listing _entries has been brought up to
         self._type_dirs: set[str] = set()
         self._last_audit = 0.0
         self._last_live: frozenset | None = None
-        self._gone_since: dict[str, float] = {}       # lost worker with runs → when we saw it gone
-        self._grace: dict[str, float] = {}            # lost worker → its per-call deadline
+        self._gone_since: dict[str, float] = {}  # lost worker with runs → when we saw it gone
+        self._grace: dict[str, float] = {}  # lost worker → its per-call deadline
         self._mirror = Mirror(client, self.layout, self.wake)
         self._thread = threading.Thread(target=self._main, name=f"limiter-{name}", daemon=True)
-        # archiving reads every job record: on its own thread, so decisions never wait behind it
-        self._archiver = threading.Thread(target=self._archive_loop, name=f"archiver-{name}", daemon=True)
+        # archiving reads every job record: on its own thread, so decisions never wait behind it;
+        # it archives into ``archive`` the jobs that ended over ``keep_finished`` ago
+        self._archiver = Archiver(
+            client, self.layout, archive, keep_finished=keep_finished, is_master=self.is_master, name=name
+        )
         client.add_listener(self._on_state)
 
     # ------------------------------------------------------------------ life
-    def start(self) -> "Limiter":
+    def start(self) -> Limiter:
         self._thread.start()
-        if self.archive is not None:
+        if self._archiver.archive is not None:
             self._archiver.start()
         return self
 
@@ -99,28 +108,32 @@ class Limiter:
         without waiting for our session to expire."""
         give_up_at = time.monotonic() + timeout
         self._stop.set()
+        self._archiver.stop()
         self._wake.set()
         self._thread.join(max(0.0, give_up_at - time.monotonic()))
-        if self._archiver.is_alive():
-            self._archiver.join(max(0.0, give_up_at - time.monotonic()))
+        self._archiver.join(max(0.0, give_up_at - time.monotonic()))
         node, self.node = self.node, None
         self.is_master.clear()
         if node is not None:
             try:
                 self.client.delete_async(node).get(timeout=max(0.0, give_up_at - time.monotonic()))
-            except Exception:  # the session may already be gone (the node with it), or ZooKeeper away
+            except Exception:  # noqa: BLE001 — the session may already be gone (the node with it), or ZooKeeper away
                 pass
 
     def _on_state(self, state: str) -> None:
-        self._mirror.invalidate()        # watches may have been lost with the connection
+        self._mirror.invalidate()  # watches may have been lost with the connection
         if state in (KazooState.SUSPENDED, KazooState.LOST):
-            self.is_master.clear()       # not sure any more: stop granting until we know
+            self.is_master.clear()  # not sure any more: stop granting until we know
         if state == KazooState.LOST:
-            self.node = None             # the ephemeral node died with the session
+            self.node = None  # the ephemeral node died with the session
         self._wake.set()
 
     def wake(self, *_: object) -> None:
         self._wake.set()
+
+    def _archive_finished(self, now: float) -> None:
+        """One archiving pass at once (the archiver's thread makes one every ``ARCHIVE_EVERY_S``)."""
+        self._archiver.archive_finished(now)
 
     # ------------------------------------------------------------------ loop
     def _main(self) -> None:
@@ -129,9 +142,8 @@ class Limiter:
                 if self._elected():
                     self._cycle()
             except (ConnectionLoss, SessionExpiredError, ConnectionClosedError) as error:
-                if self.is_master.is_set():      # expected in an outage: one line, no traceback
-                    log.warning("limiter %s: %s; not granting until ZooKeeper answers", self.name,
-                                type(error).__name__)
+                if self.is_master.is_set():  # expected in an outage: one line, no traceback
+                    log.warning("limiter %s: %s; not granting until ZooKeeper answers", self.name, type(error).__name__)
                 self.is_master.clear()
                 self._stop.wait(0.2)
             except Exception:  # keep the limiter alive; the next cycle reads everything afresh
@@ -144,18 +156,18 @@ class Limiter:
         if self.client.state != KazooState.CONNECTED:
             return False
         if self.is_master.is_set() and self.node is not None:
-            return True      # nobody deletes our node; losing the session clears both (see _on_state)
+            return True  # nobody deletes our node; losing the session clears both (see _on_state)
         if self.node is None or self.client.exists(self.node) is None:
-            self.node = self.client.create(f"{self.layout.election}/n-", encode({"name": self.name}),
-                                           ephemeral=True, sequence=True)
+            self.node = self.client.create(
+                f"{self.layout.election}/n-", encode({"name": self.name}), ephemeral=True, sequence=True
+            )
         mine = self.node.rsplit("/", 1)[1]
         nodes = sorted(self.client.get_children(self.layout.election))
         lower = [n for n in nodes if n < mine]
         if not lower:
             if not self.is_master.is_set():
-                self._mirror.invalidate()       # a new master starts from what ZooKeeper holds
-                self._gone_since, self._grace = {}, {}   # lost workers are timed from now
-                self.became_master_at = time.time()
+                self._mirror.invalidate()  # a new master starts from what ZooKeeper holds
+                self._gone_since, self._grace = {}, {}  # lost workers are timed from now
                 log.info("%s is the limiter master", self.name)
                 self.is_master.set()
             return True
@@ -172,7 +184,7 @@ class Limiter:
         audit = now - self._last_audit > AUDIT_S
         if audit:
             self._last_audit = now
-            mirror.invalidate()             # now and then, everything read afresh
+            mirror.invalidate()  # now and then, everything read afresh
         mirror.refresh()
         live = frozenset(mirror.slots)
         if live != self._last_live or audit or self._gone_since or mirror.reborn:
@@ -190,14 +202,14 @@ class Limiter:
         plan: list[tuple[str, int, list[str], str]] = []
         for entry in queue:
             if not any(workers.values()) or full >= self._types_queued:
-                break           # no room anywhere: the rest of the queue need not be looked at
+                break  # no room anywhere: the rest of the queue need not be looked at
             types = self._types_of(entry)
             if types is None:
                 continue
             blocked = any(t in full for t in types)
             if blocked and full.issuperset(types):
                 continue
-            priority, due, job_id = parse_queue_key(entry)
+            _priority, due, job_id = parse_queue_key(entry)
             if due > now:
                 continue
             if blocked:
@@ -215,8 +227,7 @@ class Limiter:
         if plan:
             self._grant(plan)
         if log.isEnabledFor(logging.DEBUG):
-            log.debug("cycle: %d queued, %d granted in %.1f ms", len(queue), len(plan),
-                      (time.time() - began) * 1000)
+            log.debug("cycle: %d queued, %d granted in %.1f ms", len(queue), len(plan), (time.time() - began) * 1000)
 
     def _learn_entries(self, queue: list[str]) -> None:
         """Queue entries not seen before, read in one pipelined batch; entries no
@@ -227,7 +238,7 @@ class Limiter:
             self._types_queued = {t for d in self._entries.values() for t in d["types"]}
         pending = [(e, self.client.get_async(f"{self.layout.queue}/{e}")) for e in queue if e not in self._entries]
         for entry, result in pending:
-            value = _value_or_none(result)
+            value = value_or_none(result)
             if value is not None:
                 self._entries[entry] = data = decode(value[0])
                 self._types_queued.update(data["types"])
@@ -261,12 +272,26 @@ class Limiter:
             record = job.to_dict()
             encoded = encode(record)
             # the run carries the record (and the version our write gives it): the worker starts at once
-            batch.add(entry, job.id, name, types, worker, encoded,
-                      {"id": job.id, "run": job.run, "types": types, "job": record, "version": version + 1,
-                       "callTimeout": self._mirror.call_timeouts.get(worker, CALL_TIMEOUT_S),
-                       # the worker's incarnation: one back under its name on a new session never
-                       # starts it, and we take it back as lost
-                       "session": self._mirror.sessions.get(worker)}, version)
+            batch.add(
+                entry,
+                job.id,
+                name,
+                types,
+                worker,
+                encoded,
+                {
+                    "id": job.id,
+                    "run": job.run,
+                    "types": types,
+                    "job": record,
+                    "version": version + 1,
+                    "callTimeout": self._mirror.call_timeouts.get(worker, CALL_TIMEOUT_S),
+                    # the worker's incarnation: one back under its name on a new session never
+                    # starts it, and we take it back as lost
+                    "session": self._mirror.sessions.get(worker),
+                },
+                version,
+            )
             # counted at once, not when the commit returns: ZooKeeper applies one session's requests
             # in the order sent, so every read this master sends next already sees the grant (or
             # its failure, which makes us read everything again) — the master never waits on a commit
@@ -278,10 +303,10 @@ class Limiter:
         if batch.runs:
             self._send(batch)
 
-    def _send(self, batch: "_Batch") -> None:
+    def _send(self, batch: _Batch) -> None:
         lay = self.layout
         tx = self.client.transaction()
-        tx.check(self.node, 0)                              # still the master (our session lives)
+        tx.check(self.node, 0)  # still the master (our session lives)
         for entry, job_id, name, types, worker, record, version in batch.runs:
             tx.delete(f"{lay.queue}/{entry}")
             for t in types:
@@ -295,7 +320,7 @@ class Limiter:
         """A batch's outcome, on kazoo's callback thread."""
         try:
             failure = first_failure(result.get())
-        except Exception as error:          # the connection or the session went meanwhile
+        except Exception as error:  # noqa: BLE001 — the connection or the session went meanwhile
             failure = error
         if failure is None:
             self.grants += len(job_ids)
@@ -304,218 +329,9 @@ class Limiter:
         self._mirror.invalidate()
         self._wake.set()
 
-    def _reclaim_lost_runs(self, live: frozenset, audit: bool) -> bool:
-        """Runs held by workers whose session has ended go back to the queue (or fail
-        after their last attempt) — once the worker's lease has certainly ended: its
-        session is gone, and its per-call deadline has passed since we saw it go, so
-        a call it sent just before it froze has finished or been abandoned
-        (``lease.py``). Until then the runs keep their slots. A live worker is never
-        second-guessed, however slow. True when something was taken back."""
-        lay = self.layout
-        reclaimed = False
-        now = time.monotonic()
-        waiting: dict[str, float] = {}
-        reborn, self._mirror.reborn = self._mirror.reborn, set()
-        for worker in self.client.get_children(lay.assign_root):
-            if worker in live:
-                # back under its name on a new session (it froze, or lost ZooKeeper): the runs
-                # handed to its old session are lost like a dead worker's
-                key = f"{worker}#old-sessions"
-                self._grace.pop(worker, None)
-                if audit or worker in reborn or key in self._gone_since:
-                    reclaimed |= self._reclaim_old_sessions(worker, key, now, waiting)
-                continue
-            # first seen gone now, or when we became master: its session ended no later than that
-            since = self._gone_since.get(worker, now)
-            names = self.client.get_children(lay.assignments(worker))
-            if names:
-                grace = self._call_timeout_of(worker, names) + self.server_lag
-                if now < since + grace:
-                    waiting[worker] = since
-                    continue
-            for name in names:
-                self.release(worker, name, error=f"worker {worker} was lost (its session ended)")
-                reclaimed = True
-            for path in (lay.assignments(worker), lay.cancels(worker)):
-                try:
-                    self.client.delete(path)
-                except Exception:
-                    pass
-        self._gone_since = waiting
-        if not audit:
-            return reclaimed
-        # now and then: slots whose run has no assignment (our transactions never leave
-        # one behind; audited anyway so that a count can never drift)
-        for job_type in self.client.get_children(lay.running_root):
-            for name in self.client.get_children(lay.running(job_type)):
-                try:
-                    holder = decode(self.client.get(f"{lay.running(job_type)}/{name}")[0])["worker"]
-                except NoNodeError:
-                    continue
-                if holder not in live and self.client.exists(f"{lay.assignments(holder)}/{name}") is None:
-                    try:
-                        self.client.delete(f"{lay.running(job_type)}/{name}")
-                        reclaimed = True
-                    except NoNodeError:
-                        pass
-        return reclaimed
 
-    def _reclaim_old_sessions(self, worker: str, key: str, now: float, waiting: dict[str, float]) -> bool:
-        """A live worker's runs handed to an earlier session of its: taken back once that
-        session's lease has certainly ended (as for a lost worker)."""
-        current = self._mirror.sessions.get(worker)
-        path = self.layout.assignments(worker)
-        names = self.client.get_children(path)
-        reads = [(n, self.client.get_async(f"{path}/{n}")) for n in names]
-        stale: list[tuple[str, float]] = []
-        for name, result in reads:
-            value = _value_or_none(result)
-            if value is None:
-                continue
-            info = decode(value[0])
-            if info.get("session") not in (None, current):
-                stale.append((name, float(info.get("callTimeout", CALL_TIMEOUT_S))))
-        if not stale:
-            return False
-        since = self._gone_since.get(key, now)
-        if now < since + max(grace for _, grace in stale) + self.server_lag:
-            waiting[key] = since
-            return False
-        for name, _ in stale:
-            self.release(worker, name, error=f"worker {worker} was lost (its session ended; it came back "
-                                             "on a new one)")
-        return True
-
-    def _call_timeout_of(self, worker: str, names: list[str]) -> float:
-        """The longest per-call deadline among a lost worker's runs (each assignment
-        carries its worker's ``jobs.callTimeout``; the default for older ones)."""
-        known = self._grace.get(worker)
-        if known is not None:
-            return known
-        reads = [self.client.get_async(f"{self.layout.assignments(worker)}/{n}") for n in names]
-        grace = 0.0
-        for result in reads:
-            value = _value_or_none(result)
-            info = decode(value[0]) if value is not None else {}
-            grace = max(grace, float(info.get("callTimeout", CALL_TIMEOUT_S)))
-        self._grace[worker] = grace
-        return grace
-
-    def _archive_loop(self) -> None:
-        pruned_at = 0.0
-        while not self._stop.wait(min(ARCHIVE_EVERY_S, self.keep_finished)):
-            if not self.is_master.is_set():
-                continue
-            try:
-                if time.monotonic() - pruned_at > PRUNE_KEYS_EVERY_S:
-                    self._prune_keys(time.time())
-                    pruned_at = time.monotonic()
-                self._archive_finished(time.time())
-            except (ConnectionLoss, SessionExpiredError, ConnectionClosedError):
-                continue          # the next pass reads afresh
-            except Exception:
-                log.exception("archiving failed")
-
-    def _prune_keys(self, now: float) -> None:
-        """Idempotency keys older than ``KEY_KEEP_S`` name their job no more."""
-        c, lay = self.client, self.layout
-        names = c.get_children(lay.keys)
-        for start in range(0, len(names), ARCHIVE_BATCH):
-            batch = [(n, c.get_async(lay.key(n))) for n in names[start:start + ARCHIVE_BATCH]]
-            old = [n for n, result in batch
-                   if (value := _value_or_none(result)) is not None and decode(value[0])["at"] < now - KEY_KEEP_S]
-            for result in [c.delete_async(lay.key(n)) for n in old]:
-                try:
-                    result.get()
-                except NoNodeError:
-                    pass
-
-    def _archive_finished(self, now: float) -> None:
-        """Jobs that ended over ``keep_finished`` ago: into the archive, then out of ZooKeeper.
-        Only the buckets of the finished index (``layout.mark_finished``) old enough to hold
-        such jobs are read, so a pass costs what it archives, not what ZooKeeper holds.
-        Archived before deleted, so a master dying in between only archives one twice."""
-        lay, c = self.layout, self.client
-        cutoff = now - self.keep_finished
-        for bucket in sorted(c.get_children(lay.finished)):
-            if bucket_start(bucket) > cutoff:
-                break
-            path = f"{lay.finished}/{bucket}"
-            names = c.get_children(path)
-            for start in range(0, len(names), ARCHIVE_BATCH):
-                if self._stop.is_set() or not self.is_master.is_set():
-                    return
-                self._archive_batch(path, names[start:start + ARCHIVE_BATCH], cutoff)
-            if bucket_start(bucket) + FINISHED_BUCKET_S < now - BUCKET_GRACE_S:
-                try:
-                    c.delete(path)                 # closed long ago: no finisher still writes to it
-                except (NoNodeError, NotEmptyError):
-                    pass
-
-    def _archive_batch(self, bucket: str, names: list[str], cutoff: float) -> None:
-        lay, c = self.layout, self.client
-        pending = [(int(n), c.get_async(lay.job(int(n)))) for n in names]
-        old: list[tuple[Job, int]] = []
-        gone: list[int] = []
-        for job_id, result in pending:
-            value = _value_or_none(result)
-            if value is None:
-                gone.append(job_id)                # archived by an earlier master: drop its index entry
-                continue
-            job = Job.from_dict(decode(value[0]))
-            if job.final and job.ended is not None and job.ended <= cutoff:
-                old.append((job, value[1].version))
-        if old:
-            self.archive.add(job for job, _ in old)
-            for job, _ in old:     # results of runs that were taken back or fenced: nobody reads them
-                self.archive.drop_results(job.id, except_run=job.run if job.result_bytes is not None else None)
-        commits = []
-        for job, version in old:
-            tx = c.transaction()
-            tx.delete(lay.job(job.id), version=version)
-            tx.delete(f"{bucket}/{job.id}")
-            commits.append(tx.commit_async())
-        commits += [c.delete_async(f"{bucket}/{job_id}") for job_id in gone]
-        for result in commits:
-            try:
-                result.get()
-            except NoNodeError:
-                pass
-        if old:
-            log.info("archived %d finished job(s)", len(old))
-
-    def release(self, worker: str, name: str, *, error: str) -> None:
-        lay = self.layout
-        job_id, run = parse_run_name(name)
-        try:
-            info = decode(self.client.get(f"{lay.assignments(worker)}/{name}")[0])
-            data, stat = self.client.get(lay.job(job_id))
-        except NoNodeError:
-            return
-        job = Job.from_dict(decode(data))
-        tx = self.client.transaction()
-        tx.check(self.node, 0)
-        tx.delete(f"{lay.assignments(worker)}/{name}")
-        free_slots(tx, lay, name, info["types"])
-        if job.state == RUNNING and job.run == run:
-            finish_attempt(job, error, cancelled=job.cancel_requested)     # a cancel asked for stands
-            record = job.to_dict()
-            if job.state == QUEUED:             # taken back, not failed: it keeps its place in the queue
-                enqueue(tx, lay, record, stat.version + 1, queue_place(job))
-            else:
-                mark_finished(self.client, tx, lay, job_id, job.ended)
-            tx.set_data(lay.job(job_id), encode(record), version=stat.version)
-        try:
-            commit(tx)
-            log.warning("job %s run %s: %s", job_id, run, error)
-        except (BadVersionError, NoNodeError, NodeExistsError) as failure:
-            if isinstance(failure, NoNodeError) and job.final:
-                forget_bucket(self.client, lay, job.ended)     # the next audit tries again
-            self._wake.set()
-
-
-GRANT_BATCH_RUNS = 64             # runs let through in one transaction at most
-GRANT_BATCH_BYTES = 256_000       # and about this much data (ZooKeeper takes requests up to 1 MB)
+GRANT_BATCH_RUNS = 64  # runs let through in one transaction at most
+GRANT_BATCH_BYTES = 256_000  # and about this much data (ZooKeeper takes requests up to 1 MB)
 
 
 class _Batch:
@@ -527,19 +343,12 @@ class _Batch:
         self.by_worker: dict[str, dict[str, dict]] = {}
         self.size = 0
 
-    def add(self, entry: str, job_id: int, name: str, types: list[str], worker: str, record: bytes,
-            info: dict, version: int) -> None:
+    def add(
+        self, entry: str, job_id: int, name: str, types: list[str], worker: str, record: bytes, info: dict, version: int
+    ) -> None:
         self.runs.append((entry, job_id, name, types, worker, record, version))
         self.by_worker.setdefault(worker, {})[name] = info
-        self.size += 3 * len(record) + 200            # the record goes in the job, the assignment and the news
+        self.size += 3 * len(record) + 200  # the record goes in the job, the assignment and the news
 
     def full(self) -> bool:
         return len(self.runs) >= GRANT_BATCH_RUNS or self.size >= GRANT_BATCH_BYTES
-
-
-def _value_or_none(result):
-    """The value of an async read, or None when the node has gone meanwhile."""
-    try:
-        return result.get()
-    except NoNodeError:
-        return None

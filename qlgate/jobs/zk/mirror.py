@@ -24,7 +24,7 @@ periodic audit — marks everything for re-reading.
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoNodeError
@@ -39,19 +39,19 @@ class Mirror:
     def __init__(self, client: KazooClient, layout: Layout, wake: Callable[[], None]):
         self.client, self.layout, self._wake = client, layout, wake
         self.limits: dict[str, int] = {}
-        self.running: dict[str, set[str]] = {}        # type → run names holding its slots
-        self.slots: dict[str, int] = {}               # live worker → its slot count
-        self.call_timeouts: dict[str, float] = {}     # live worker → its per-call deadline (jobs.callTimeout)
-        self.sessions: dict[str, int] = {}            # live worker → the session its node belongs to
-        self.reborn: set[str] = set()                 # workers seen back under their name on a new session
-        self.assigned: dict[str, set[str]] = {}       # live worker → runs handed to it
-        self.queue: list[str] = []                    # entry names in run order
-        self.queue_listings = 0                       # how often the queue was listed afresh
+        self.running: dict[str, set[str]] = {}  # type → run names holding its slots
+        self.slots: dict[str, int] = {}  # live worker → its slot count
+        self.call_timeouts: dict[str, float] = {}  # live worker → its per-call deadline (jobs.callTimeout)
+        self.sessions: dict[str, int] = {}  # live worker → the session its node belongs to
+        self.reborn: set[str] = set()  # workers seen back under their name on a new session
+        self.assigned: dict[str, set[str]] = {}  # live worker → runs handed to it
+        self.queue: list[str] = []  # entry names in run order
+        self.queue_listings = 0  # how often the queue was listed afresh
         self._lock = threading.Lock()
         self._dirty: set[tuple[str, str]] = set()
         self._everything = True
         self._watches: dict[tuple[str, str], Callable] = {}
-        self._versions: dict[str, int] = {}           # type → version of its node the slots are read up to
+        self._versions: dict[str, int] = {}  # type → version of its node the slots are read up to
 
     # ------------------------------------------------------------------ marks
     def invalidate(self) -> None:
@@ -64,10 +64,12 @@ class Mirror:
         """One callback per watched node, so kazoo keeps one watch per node however often it is re-read."""
         watch = self._watches.get(key)
         if watch is None:
+
             def watch(_event: object, key: tuple[str, str] = key) -> None:
                 with self._lock:
                     self._dirty.add(key)
                 self._wake()
+
             self._watches[key] = watch
         return watch
 
@@ -76,7 +78,7 @@ class Mirror:
             dirty, self._dirty = self._dirty, set()
             everything, self._everything = self._everything, False
         if everything:
-            self._versions.clear()                    # no news taken on trust: every type listed
+            self._versions.clear()  # no news taken on trust: every type listed
             dirty.update({(LIMITS, ""), (RUNNING, ""), (WORKERS, ""), (QUEUE, "")})
             dirty.update((LIMITS, t) for t in self.limits)
             dirty.update((RUNNING, t) for t in self.running)
@@ -93,7 +95,8 @@ class Mirror:
         directories = {
             kind: c.get_children_async(path, watch=self._watch((kind, "")))
             for kind, path in ((LIMITS, lay.limits), (RUNNING, lay.running_root), (WORKERS, lay.workers))
-            if (kind, "") in dirty}
+            if (kind, "") in dirty
+        }
         if (QUEUE, "") in dirty:
             # the queue node's data changes with every enqueue and every dequeue but ours (layout.enqueue):
             # watched first, so a change after the listing is sure to fire it
@@ -131,7 +134,7 @@ class Mirror:
                 reads.append((kind, name, (latest, listing)))
             elif kind == "slots":
                 reads.append((kind, name, c.get_async(lay.worker(name))))
-            elif kind == "assigned":          # no watch: only grants add, and a release shows in the slots
+            elif kind == "assigned":  # no watch: only grants add, and a release shows in the slots
                 reads.append((kind, name, c.get_children_async(lay.assignments(name))))
         if QUEUE in directories:
             self.queue = sorted(directories[QUEUE].get())
@@ -160,12 +163,12 @@ class Mirror:
                     self.slots[name] = int(info.get("slots", 1))
                     owner = value[1].ephemeralOwner
                     if self.sessions.get(name, owner) != owner:
-                        self.reborn.add(name)           # its runs of the old session are lost
+                        self.reborn.add(name)  # its runs of the old session are lost
                     self.sessions[name] = owner
                     if "callTimeout" in info:
                         self.call_timeouts[name] = float(info["callTimeout"])
-            elif name in self.slots:            # assignments of a live worker
-                if value is None:               # its directory is missing: make it, read it next time
+            elif name in self.slots:  # assignments of a live worker
+                if value is None:  # its directory is missing: make it, read it next time
                     c.ensure_path(lay.assignments(name))
                     self.invalidate_one(("assigned", name))
                     value = []
@@ -196,7 +199,7 @@ class Mirror:
             self.running[job_type] = listed
         self._versions[job_type] = stat.version
         self.running.setdefault(job_type, set()).difference_update(freed)
-        for runs in self.assigned.values():          # released: its assignment went with it
+        for runs in self.assigned.values():  # released: its assignment went with it
             runs.difference_update(freed)
 
     def invalidate_one(self, key: tuple[str, str]) -> None:

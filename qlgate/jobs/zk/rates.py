@@ -38,7 +38,7 @@ import threading
 import time
 
 from kazoo.client import KazooClient
-from kazoo.exceptions import BadVersionError, NoNodeError, NodeExistsError, RolledBackError
+from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, RolledBackError
 
 from ..model import JobError
 from ..rates import Rate, day_before
@@ -48,7 +48,7 @@ from .clock import ServerClock
 from .layout import Layout, decode, encode
 
 log = logging.getLogger("qlgate.jobs.rates")
-MEASURES = 3                # fresh readings of the clock a lease may take to narrow its uncertainty
+MEASURES = 3  # fresh readings of the clock a lease may take to narrow its uncertainty
 
 
 class ZkTokens:
@@ -66,7 +66,7 @@ class ZkTokens:
 
     # ------------------------------------------------------------------ rates (cached, watched)
     def _changed(self, _event: object = None) -> None:
-        threading.Thread(target=self._reload, daemon=True).start()   # never block kazoo's event thread
+        threading.Thread(target=self._reload, daemon=True).start()  # never block kazoo's event thread
 
     def _reload(self) -> None:
         try:
@@ -78,7 +78,7 @@ class ZkTokens:
                 except NoNodeError:
                     continue
                 rates[name] = _readable(name, data)
-        except Exception:  # the session is away: keep what we know, the next watch reloads
+        except Exception:  # noqa: BLE001 — the session is away: keep what we know, the next watch reloads
             return
         with self._lock:
             self._rates = rates
@@ -115,7 +115,7 @@ class ZkTokens:
                 data, stat = self.client.get(path)
             except NoNodeError:
                 if not self._open_day(job_type, rate, window):
-                    return 0              # a later day has begun: this host's clock lags
+                    return 0  # a later day has begun: this host's clock lags
                 continue
             left = decode(data)
             got = min(left, count)
@@ -135,7 +135,7 @@ class ZkTokens:
                 self.client.set(path, encode(decode(data) + count), version=stat.version)
                 return
             except NoNodeError:
-                return                    # the day is over: its tokens are worthless now
+                return  # the day is over: its tokens are worthless now
             except BadVersionError:
                 continue
 
@@ -158,7 +158,7 @@ class ZkTokens:
             return True
         days = [name for name in children if _DATE.fullmatch(name)]
         calendar = _calendar(data)
-        same = calendar is None or calendar == rate.time_zone     # None: made by an older qlgate
+        same = calendar is None or calendar == rate.time_zone  # None: made by an older qlgate
         if same and any(day > window for day in days):
             return False
         tx = self.client.transaction()
@@ -170,20 +170,20 @@ class ZkTokens:
             try:
                 stored, rate_stat = self.client.get(rate_path)
             except NoNodeError:
-                return False              # the rate is gone: no calls to count
+                return False  # the rate is gone: no calls to count
             if _readable(job_type, decode(stored)).time_zone != rate.time_zone:
-                self._changed()           # this copy of the rate is behind: read it again
+                self._changed()  # this copy of the rate is behind: read it again
                 return False
             tx.check(rate_path, rate_stat.version)
-            for day in days:              # another calendar's dates: its days end here
+            for day in days:  # another calendar's dates: its days end here
                 tx.delete(f"{parent}/{day}")
         failures = [r for r in tx.commit() if isinstance(r, Exception) and not isinstance(r, RolledBackError)]
         if failures:
             if isinstance(failures[0], (BadVersionError, NodeExistsError, NoNodeError)):
-                return True               # another process got there first: look again
+                return True  # another process got there first: look again
             raise failures[0]
         keep = day_before(window)
-        for old in children:              # tidying only: older days are no one's any more
+        for old in children:  # tidying only: older days are no one's any more
             if old.isdigit() or (same and _DATE.fullmatch(old) and old < keep):
                 self.client.delete_async(f"{parent}/{old}")
         return True
@@ -219,7 +219,7 @@ class ZkTokens:
             try:
                 data, stat = self.client.get(path)
                 if int(decode(data)["next"]) != slots.end:
-                    return                # leased after: the slots before it just expire
+                    return  # leased after: the slots before it just expire
                 self.client.set(path, encode({"next": slots.at(first_unspent)}), version=stat.version)
                 return
             except NoNodeError:
@@ -235,14 +235,19 @@ class ZkTokens:
         for _ in range(MEASURES):
             if high - low <= GRACE_NS // 2:
                 break
-            self._measure()                 # a slow round trip: read the clock again
+            self._measure()  # a slow round trip: read the clock again
             low, high = self._bounds_until_closed(slots)
         return dataclasses.replace(slots, shift=-low, spendable=GRACE_NS - (high - low))
 
     def _bounds_until_closed(self, slots: Slots) -> tuple[int, int]:
-        low, high = self.clock.bounds()
-        last_closes = slots.at(slots.count - 1) + GRACE_NS - (low + high) // 2      # in local time
-        return self.clock.bounds(max(time.monotonic_ns(), last_closes))
+        now = self.clock.bounds()
+        if now is None:
+            raise RuntimeError("the server's clock has not been measured yet")
+        low, high = now
+        last_closes = slots.at(slots.count - 1) + GRACE_NS - (low + high) // 2  # in local time
+        later = self.clock.bounds(max(time.monotonic_ns(), last_closes))
+        assert later is not None  # measured above
+        return later
 
     def _measure(self) -> None:
         sent = time.monotonic_ns()
@@ -254,7 +259,10 @@ def _readable(job_type: str, data: dict) -> Rate:
     """A stored rate; one this host cannot read (its tz database lacks the zone) lets
     no call through rather than count the partner's days wrong."""
     try:
-        return Rate.from_json(data)
+        rate = Rate.from_json(data)
+        if rate is None:
+            raise TypeError("no rate")
+        return rate
     except (JobError, AttributeError, TypeError) as error:
         log.error("type %s: its rate %r cannot be read here (%s); its calls wait", job_type, data, error)
         return Rate(0, "day")
@@ -263,7 +271,7 @@ def _readable(job_type: str, data: dict) -> Rate:
 def _back_off(attempt: int) -> int:
     """Another process changed the node first: wait a little, longer each time."""
     attempt += 1
-    time.sleep(random.uniform(0, min(0.02, 0.0005 * 2 ** attempt)))
+    time.sleep(random.uniform(0, min(0.02, 0.0005 * 2**attempt)))
     return attempt
 
 

@@ -14,11 +14,12 @@ ZooKeeper all the time; their latency follows.
 from __future__ import annotations
 
 import select
+from typing import Any
 
 from kazoo.client import KazooClient
-from kazoo.retry import KazooRetry
 from kazoo.handlers.threading import SequentialThreadingHandler
 from kazoo.handlers.utils import fileobj_to_fd
+from kazoo.retry import KazooRetry
 
 _READABLE = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _WRITABLE = select.POLLOUT | select.POLLHUP | select.POLLERR
@@ -27,11 +28,13 @@ _WRITABLE = select.POLLOUT | select.POLLHUP | select.POLLERR
 class PollingHandler(SequentialThreadingHandler):
     """kazoo's threading handler with ``select`` done by a single ``poll()``."""
 
-    def select(self, rlist, wlist, xlist, timeout=None):
-        wanted: dict[int, list] = {}            # fd → [events, its object]
+    def select(
+        self, rlist: list[Any], wlist: list[Any], xlist: list[Any], timeout: float | None = None
+    ) -> tuple[list[Any], list[Any], list[Any]]:
+        wanted: dict[int, list] = {}  # fd → [events, its object]
         for objects, events in ((rlist, select.POLLIN | select.POLLPRI), (wlist, select.POLLOUT)):
             for obj in objects:
-                fd = fileobj_to_fd(obj)            # kazoo's own check: a closed socket raises as before
+                fd = fileobj_to_fd(obj)  # kazoo's own check: a closed socket raises as before
                 entry = wanted.setdefault(fd, [0, obj])
                 entry[0] |= events
         poller = select.poll()
@@ -48,8 +51,8 @@ class PollingHandler(SequentialThreadingHandler):
         return readable, writable, []
 
 
-RETRY_JITTER = 0.3          # each back-off delay is drawn from ±30 % of its nominal value
-RETRY_MAX_DELAY_S = 1.0     # config jobs.zookeeper.retryMaxDelay
+RETRY_JITTER = 0.3  # each back-off delay is drawn from ±30 % of its nominal value
+RETRY_MAX_DELAY_S = 1.0  # config jobs.zookeeper.retryMaxDelay
 
 
 def bounded_retry(handler, *, max_delay: float, timeout: float, max_tries: int = -1) -> KazooRetry:
@@ -58,18 +61,26 @@ def bounded_retry(handler, *, max_delay: float, timeout: float, max_tries: int =
     toward an hour: after a 20 s quorum loss a worker slept 20 s between tries and
     lost a session that a try every second would have kept."""
     ceiling = min(max_delay, timeout / 4)
-    return KazooRetry(max_tries=max_tries, delay=min(0.05, ceiling), backoff=2, max_jitter=RETRY_JITTER,
-                      max_delay=ceiling / (1 + RETRY_JITTER), sleep_func=handler.sleep_func)
+    return KazooRetry(
+        max_tries=max_tries,
+        delay=min(0.05, ceiling),
+        backoff=2,
+        max_jitter=RETRY_JITTER,
+        max_delay=ceiling / (1 + RETRY_JITTER),
+        sleep_func=handler.sleep_func,
+    )
 
 
-def zk_client(hosts: str, *, timeout: float = 10.0, retry_max_delay: float = RETRY_MAX_DELAY_S,
-              **options) -> KazooClient:
+def zk_client(
+    hosts: str, *, timeout: float = 10.0, retry_max_delay: float = RETRY_MAX_DELAY_S, **options
+) -> KazooClient:
     """A (not yet started) kazoo client for ``hosts`` with the polling handler and
     bounded reconnect and command back-off."""
     handler = PollingHandler()
     options.setdefault("connection_retry", bounded_retry(handler, max_delay=retry_max_delay, timeout=timeout))
-    options.setdefault("command_retry", bounded_retry(handler, max_delay=retry_max_delay, timeout=timeout,
-                                                      max_tries=20))
+    options.setdefault(
+        "command_retry", bounded_retry(handler, max_delay=retry_max_delay, timeout=timeout, max_tries=20)
+    )
     client = KazooClient(hosts, timeout=timeout, handler=handler, **options)
     _note_granted_timeout(client)
     return client

@@ -8,6 +8,12 @@ a job never ends twice.
 A worker fences itself (``lease.py``): its runs call the partner API only
 while its lease on the ZooKeeper session holds; when the lease ends, or the
 session is lost, the runs in hand are cancelled, calls in flight aborted.
+
+Here is the worker's life (registering, fencing, stopping) and its intake
+(reading the news of hand-overs and cancel requests, starting runs); the way
+out of a run — recording its outcome, handing back one never started — is in
+``outcomes.py``, and the news feeds it reads in ``feed.py``: each reads on its
+own, and the way out is where most of ZooKeeper's failures are answered.
 """
 
 from __future__ import annotations
@@ -19,38 +25,48 @@ import socket
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from kazoo.client import KazooClient, KazooState
-from kazoo.exceptions import BadVersionError, ConnectionLoss, NoNodeError, NodeExistsError, SessionExpiredError
-from kazoo.protocol.states import KeeperState
+from kazoo.exceptions import ConnectionLoss, NodeExistsError, NoNodeError, SessionExpiredError
 
-from ..model import (DONE, MAX_RUN_SECONDS, MAX_STORED_RESULT_BYTES, QUEUED, RUNNING, Job, RecordError,
-                     attempt_error, encode_result, finish_attempt, oversized_result, queue_place, too_large)
+from ..model import MAX_RUN_SECONDS, MAX_STORED_RESULT_BYTES, Job, attempt_error
 from ..runner import run_with_deadline
-from .layout import (Layout, commit, decode, encode, enqueue, forget_bucket, free_slots, mark_finished, news,
-                     parse_run_name)
+from .feed import Feed
+from .layout import Layout, decode, encode, parse_run_name
 from .lease import FencedGate, RunFence, SessionLease, run_fence
+from .outcomes import Outcomes
 
 if TYPE_CHECKING:
     from ..archive import Archive
 
 log = logging.getLogger("qlgate.jobs.worker")
 CHECK_REGISTRATION_S = 5.0
-HANDLED_KEPT = 10_000       # names of runs started lately, to tell news of them from news of new ones
-CALL_TIMEOUT_S = 10.0       # jobs.callTimeout: the longest one upstream call of a run may take
+HANDLED_KEPT = 10_000  # names of runs started lately, to tell news of them from news of new ones
+CALL_TIMEOUT_S = 10.0  # jobs.callTimeout: the longest one upstream call of a run may take
 
 # runs a job's script: (job) -> awaitable result; raising means the attempt failed
 JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
 
 
-class Worker:
-    def __init__(self, client: KazooClient, runner: JobRunner, *, name: str | None = None, slots: int = 4,
-                 root: str = "/qlgate", loop: asyncio.AbstractEventLoop | None = None,
-                 max_run_seconds: float = MAX_RUN_SECONDS, call_timeout: float = CALL_TIMEOUT_S,
-                 lease: SessionLease | None = None, archive: "Archive | None" = None,
-                 max_result_bytes: int = MAX_STORED_RESULT_BYTES):
+class Worker(Outcomes):
+    def __init__(
+        self,
+        client: KazooClient,
+        runner: JobRunner,
+        *,
+        name: str | None = None,
+        slots: int = 4,
+        root: str = "/qlgate",
+        loop: asyncio.AbstractEventLoop | None = None,
+        max_run_seconds: float = MAX_RUN_SECONDS,
+        call_timeout: float = CALL_TIMEOUT_S,
+        lease: SessionLease | None = None,
+        archive: Archive | None = None,
+        max_result_bytes: int = MAX_STORED_RESULT_BYTES,
+    ):
         self.client = client
         self.runner = runner
         self.max_run_seconds = max_run_seconds  # config jobs.maxRunSeconds: no run takes longer
@@ -65,8 +81,8 @@ class Worker:
         self.lease = lease or SessionLease(client, probe_path=self.layout.workers)
         self.lease.on_end(self._lease_ended)
         if hasattr(runner, "gate") and not isinstance(runner.gate, FencedGate):
-            runner.gate = FencedGate(self.lease, runner.gate)     # every call of a run checks the lease
-        if hasattr(runner, "call_deadline"):   # never longer than what we tell the limiter
+            runner.gate = FencedGate(self.lease, runner.gate)  # every call of a run checks the lease
+        if hasattr(runner, "call_deadline"):  # never longer than what we tell the limiter
             runner.call_deadline = min(runner.call_deadline or call_timeout, call_timeout)
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
         self.slots = slots
@@ -77,23 +93,23 @@ class Worker:
         # finishing a run blocks on ZooKeeper: one thread per slot, so finishes never queue
         self._pool = ThreadPoolExecutor(max_workers=slots + 1, thread_name_prefix=f"finish-{self.name}")
         self._wake = threading.Event()
-        self._draining = threading.Event()     # stopping: runs handed over now go back unstarted
+        self._draining = threading.Event()  # stopping: runs handed over now go back unstarted
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._main, name=f"worker-{self.name}", daemon=True)
-        self._session_lost = False          # our ephemeral node went with the session: register again
-        self._handled: OrderedDict[str, None] = OrderedDict()   # runs started, newest last
-        self._hand_overs = _Feed(self, self.layout.assignments(self.name), self._take_new_runs, self._list_runs)
-        self._cancels = _Feed(self, self.layout.cancels(self.name), self._take_cancels, self._check_records)
-        self._tasks: dict[str, asyncio.Future] = {}      # run → its script (on the loop's thread)
-        self._cancel_early: set[str] = set()              # runs asked to stop before their script began
-        self._sessions: dict[str, int | None] = {}        # run → the session it was handed over on
-        self._fenced: dict[str, str] = {}                 # run → why it was fenced
-        self._give_up_at: float | None = None             # stopping: nothing waits past this
+        self._session_lost = False  # our ephemeral node went with the session: register again
+        self._handled: OrderedDict[str, None] = OrderedDict()  # runs started, newest last
+        self._hand_overs = Feed(self, self.layout.assignments(self.name), self._take_new_runs, self._list_runs)
+        self._cancels = Feed(self, self.layout.cancels(self.name), self._take_cancels, self._check_records)
+        self._tasks: dict[str, asyncio.Future] = {}  # run → its script (on the loop's thread)
+        self._cancel_early: set[str] = set()  # runs asked to stop before their script began
+        self._sessions: dict[str, int | None] = {}  # run → the session it was handed over on
+        self._fenced: dict[str, str] = {}  # run → why it was fenced
+        self._give_up_at: float | None = None  # stopping: nothing waits past this
         self._last_check = 0.0
         client.add_listener(self._on_state)
 
     # ------------------------------------------------------------------ life
-    def start(self) -> "Worker":
+    def start(self) -> Worker:
         if self.loop is None:
             self.loop = asyncio.new_event_loop()
             threading.Thread(target=self.loop.run_forever, name=f"worker-loop-{self.name}", daemon=True).start()
@@ -123,25 +139,33 @@ class Worker:
         self.lease.stop()
         try:
             self.client.delete_async(self.layout.worker(self.name)).get(
-                timeout=max(0.0, self._give_up_at - time.monotonic()))
-        except Exception:  # the session may be gone (the node with it), or ZooKeeper away
+                timeout=max(0.0, self._give_up_at - time.monotonic())
+            )
+        except Exception:  # noqa: BLE001 — the session may be gone (the node with it), or ZooKeeper away
             pass
         close = getattr(self.runner, "close", None)
         if close is not None and self.loop is not None and self.loop.is_running():
             try:
                 asyncio.run_coroutine_threadsafe(close(), self.loop).result(
-                    max(0.1, self._give_up_at - time.monotonic()))
-            except Exception:
+                    max(0.1, self._give_up_at - time.monotonic())
+                )
+            except Exception:  # noqa: BLE001 — closing is best effort within the stop bound
                 pass
         self._pool.shutdown(wait=False)
         if self._own_loop and self.loop is not None:
             self.loop.call_soon_threadsafe(self.loop.stop)
 
+    def _on_loop(self) -> asyncio.AbstractEventLoop:
+        """The loop runs run on (set by start())."""
+        if self.loop is None:
+            raise RuntimeError("the worker has not started")
+        return self.loop
+
     def _wait_for_runs(self, until: float) -> None:
         for future in list(self._running.values()):
             try:
                 future.result(max(0.0, until - time.monotonic()))
-            except Exception:
+            except Exception:  # noqa: BLE001 — a run that failed has its outcome recorded by its own task
                 pass
 
     # ------------------------------------------------------------------ fencing
@@ -157,20 +181,27 @@ class Worker:
                 self._fenced[name] = reason
                 job_id, run = parse_run_name(name)
                 log.warning("job %s run %s: fenced (%s); cancelling it", job_id, run, reason)
-                self.loop.call_soon_threadsafe(self._cancel_run, name)
+                self._on_loop().call_soon_threadsafe(self._cancel_run, name)
 
     def _register(self) -> None:
         """Our ephemeral node; a previous life's node (same name) must expire first."""
-        info = encode({"slots": self.slots, "host": socket.gethostname(), "pid": os.getpid(),
-                       "started": time.time(), "callTimeout": self.call_timeout})
+        info = encode(
+            {
+                "slots": self.slots,
+                "host": socket.gethostname(),
+                "pid": os.getpid(),
+                "started": time.time(),
+                "callTimeout": self.call_timeout,
+            }
+        )
         while not self._stop.is_set():
             try:
                 self.client.create(self.layout.worker(self.name), info, ephemeral=True)
                 break
             except NodeExistsError:
                 try:
-                    data, stat = self.client.get(self.layout.worker(self.name))
-                except NoNodeError:        # the old one expired between the two calls
+                    _data, stat = self.client.get(self.layout.worker(self.name))
+                except NoNodeError:  # the old one expired between the two calls
                     continue
                 if stat.ephemeralOwner == self.client.client_id[0]:
                     break
@@ -184,8 +215,7 @@ class Worker:
         if state == KazooState.LOST:
             self._session_lost = True
             if self._running and self.loop is not None:
-                threading.Thread(target=self.fence_all, args=("the ZooKeeper session ended",),
-                                 daemon=True).start()
+                threading.Thread(target=self.fence_all, args=("the ZooKeeper session ended",), daemon=True).start()
         if state != KazooState.CONNECTED and not self._draining.is_set():
             log.warning("worker %s: ZooKeeper connection %s", self.name, state.lower())
         self._wake.set()
@@ -207,9 +237,8 @@ class Worker:
                     for feed in (self._hand_overs, self._cancels):
                         if feed.due():
                             feed.read()
-            except (ConnectionLoss, SessionExpiredError) as error:   # expected in an outage: one line
-                log.warning("worker %s: reading assignments failed (%s); trying again", self.name,
-                            type(error).__name__)
+            except (ConnectionLoss, SessionExpiredError) as error:  # expected in an outage: one line
+                log.warning("worker %s: reading assignments failed (%s); trying again", self.name, type(error).__name__)
                 self._hand_overs.forget()
                 self._cancels.forget()
                 self._stop.wait(0.2)
@@ -229,8 +258,11 @@ class Worker:
     def _list_runs(self) -> None:
         """After a gap, or the first time: the assignments not started yet."""
         path = self.layout.assignments(self.name)
-        pending = [(n, self.client.get_async(f"{path}/{n}")) for n in sorted(self.client.get_children(path))
-                   if n not in self._handled and n not in self._running]
+        pending = [
+            (n, self.client.get_async(f"{path}/{n}"))
+            for n in sorted(self.client.get_children(path))
+            if n not in self._handled and n not in self._running
+        ]
         for name, result in pending:
             try:
                 self._start(name, decode(result.get()[0]))
@@ -257,7 +289,7 @@ class Worker:
 
     def _cancel(self, names: list[str]) -> None:
         for name in names:
-            self.loop.call_soon_threadsafe(self._cancel_run, name)
+            self._on_loop().call_soon_threadsafe(self._cancel_run, name)
 
     def _cancel_run(self, name: str) -> None:
         """On the loop's thread: stop the script, or have it stop as soon as it begins."""
@@ -278,7 +310,7 @@ class Worker:
             self._handled[name] = None
             try:
                 self._pool.submit(self._hand_back, name, info)
-            except RuntimeError:       # the pool has shut down: the limiter takes it back
+            except RuntimeError:  # the pool has shut down: the limiter takes it back
                 pass
             return
         self._handled[name] = None
@@ -291,7 +323,7 @@ class Worker:
         self._sessions[name] = session
         while len(self._handled) > HANDLED_KEPT:
             self._handled.popitem(last=False)
-        self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self.loop)
+        self._running[name] = asyncio.run_coroutine_threadsafe(self._run(name, info), self._on_loop())
 
     async def _run(self, name: str, info: dict[str, Any]) -> None:
         """The run's record came with it: the script starts at once, bound to the
@@ -301,7 +333,7 @@ class Worker:
         script_started = time.time()
         session = self._sessions.get(name)
         fence = RunFence(session)
-        run_fence.set(fence)                  # the script's tasks inherit it
+        run_fence.set(fence)  # the script's tasks inherit it
         task = self._tasks[name] = asyncio.ensure_future(run_with_deadline(self.runner, job, self.max_run_seconds))
         if name in self._cancel_early or name in self._fenced:
             task.cancel()
@@ -312,7 +344,7 @@ class Worker:
             result = await task
         except asyncio.CancelledError:
             cancelled, error = True, "cancelled while running"
-        except Exception as e:  # the job's failure, recorded on the attempt
+        except Exception as e:  # noqa: BLE001 — the job's failure, recorded on the attempt
             error = attempt_error(e)
         finally:
             self._tasks.pop(name, None)
@@ -327,198 +359,5 @@ class Worker:
         timing = (script_started, time.time())
         try:
             await loop.run_in_executor(self._pool, self._finish, name, info, result, error, cancelled, timing)
-        except RuntimeError:            # the pool shut down: stopping past our bound
+        except RuntimeError:  # the pool shut down: stopping past our bound
             self._forget(name)
-
-    def _finish(self, name: str, info: dict[str, Any], result: Any, error: str | None, cancelled: bool,
-                timing: tuple[float, float]) -> None:
-        job_id, run = parse_run_name(name)
-        # first try with the record and version the grant gave us: no read on the way out
-        job, version = Job.from_dict(info["job"]), info.get("version")
-        unrecordable = False
-        stored: int | None = None
-        if self.archive is not None and error is None and not cancelled:
-            result, stored, error = None, *self._store_result(job_id, run, result)
-        try:
-            while True:
-                if self.lease.current_session() != self._sessions.get(name):
-                    log.warning("job %s run %s: outcome dropped: the session the run was handed over on "
-                                "has ended, and the limiter takes the run back", job_id, run)
-                    return
-                try:
-                    if self._record_outcome(name, info, job, version, result, error, cancelled, timing,
-                                            stored):
-                        return
-                except (ConnectionLoss, SessionExpiredError):
-                    # the outcome may or may not have landed: once connected, read and try again
-                    # (had it landed, the run is no longer ours and we stop there)
-                    if not self._connected_again(self._sessions.get(name)):
-                        log.warning("job %s run %s: outcome dropped: no connection to record it; the "
-                                    "limiter takes the run back once our session has ended", job_id, run)
-                        return
-                except Exception as failure:
-                    # an outcome that cannot be recorded (a result JSON cannot encode, say) must not
-                    # keep the run's slots: the attempt fails instead, on a fresh read of the record
-                    if unrecordable:
-                        log.exception("job %s run %s: not even its failure could be recorded", job_id, run)
-                        return
-                    log.exception("job %s run %s: its outcome could not be recorded", job_id, run)
-                    unrecordable, result = True, None
-                    error = attempt_error(RecordError(f"the outcome could not be recorded: {failure}"))
-                version = None
-        finally:
-            self._forget(name)
-
-    def _forget(self, name: str) -> None:
-        self._running.pop(name, None)
-        self._sessions.pop(name, None)
-        self._fenced.pop(name, None)
-        self.loop.call_soon_threadsafe(self._cancel_early.discard, name)     # a request that came late
-
-    def _hand_back(self, name: str, info: dict[str, Any]) -> None:
-        """A run we never started goes back to the queue at its place, its attempt
-        undone (on the finish pool: it waits on ZooKeeper)."""
-        job_id, run = parse_run_name(name)
-        lay = self.layout
-        try:
-            data, stat = self.client.get(lay.job(job_id))
-            job = Job.from_dict(decode(data))
-            if job.state != RUNNING or job.run != run:
-                return
-            if job.attempts and job.attempts[-1].run == run:
-                job.attempts.pop()
-            job.state, job.started = QUEUED, None
-            tx = self.client.transaction()
-            tx.delete(f"{lay.assignments(self.name)}/{name}")
-            free_slots(tx, lay, name, info["types"])
-            record = job.to_dict()
-            tx.set_data(lay.job(job_id), encode(record), version=stat.version)
-            enqueue(tx, lay, record, stat.version + 1, queue_place(job))
-            commit(tx)
-            log.info("job %s run %s: handed back unstarted (the worker is stopping)", job_id, run)
-        except Exception as error:  # the limiter takes it back once our session has ended
-            log.warning("job %s run %s: could not hand it back (%s); the limiter takes it back",
-                        job_id, run, type(error).__name__)
-        finally:
-            self._sessions.pop(name, None)
-
-    def _store_result(self, job_id: int, run: int, result: Any) -> tuple[int | None, str | None]:
-        """Write a run's result to the database before the transaction that names it:
-        (its size, None), or (None, why the attempt fails instead)."""
-        try:
-            data = encode_result(result)
-        except (TypeError, ValueError) as failure:
-            return None, attempt_error(RecordError(f"the result cannot be encoded: {failure}"))
-        if len(data) > self.max_result_bytes:
-            return None, too_large(len(data), self.max_result_bytes)
-        try:
-            self.archive.put_result(job_id, run, data)
-        except Exception as failure:   # the database away: the attempt fails and is retried
-            log.warning("job %s run %s: its result could not be written to %s: %s", job_id, run,
-                        self.archive.where, failure)
-            return None, attempt_error(RecordError(f"the result could not be stored: {failure}"))
-        return len(data), None
-
-    def _record_outcome(self, name: str, info: dict[str, Any], job: Job, version: int | None, result: Any,
-                        error: str | None, cancelled: bool, timing: tuple[float, float],
-                        stored: int | None = None) -> bool:
-        """One try at the transaction that ends the run; False: read the record and try again."""
-        job_id, run = parse_run_name(name)
-        lay = self.layout
-        if version is None:
-            try:
-                data, stat = self.client.get(lay.job(job_id))
-            except NoNodeError:
-                return True
-            job, version = Job.from_dict(decode(data)), stat.version
-        if job.state != RUNNING or job.run != run:
-            log.warning("job %s run %s: outcome dropped: the run was taken back (the job is %s, run %s)",
-                        job_id, run, job.state, job.run)
-            return True
-        if job.cancel_requested:               # asked to stop: it ends cancelled, whatever this run did
-            cancelled, error = True, error or "cancelled while running"
-        if error is None and stored is None:
-            error = oversized_result(result)
-        job.attempts[-1].script_started, job.attempts[-1].script_ended = timing
-        finish_attempt(job, error, cancelled=cancelled)
-        if error is None:
-            job.state, job.result, job.ended = DONE, result, time.time()
-            job.result_bytes = stored
-        tx = self.client.transaction()
-        tx.delete(f"{lay.assignments(self.name)}/{name}")     # fails if the run was taken back
-        free_slots(tx, lay, name, info["types"])
-        record = job.to_dict()
-        tx.set_data(lay.job(job_id), encode(record), version=version)
-        if job.state == QUEUED:
-            # a fenced run was taken back, not failed by its script: it keeps its place in the queue
-            due = queue_place(job) if name in self._fenced else time.time()
-            enqueue(tx, lay, record, version + 1, due)
-        else:
-            mark_finished(self.client, tx, lay, job_id, job.ended)
-        try:
-            commit(tx)
-        except BadVersionError:
-            return False                        # a cancel request landed meanwhile: read again
-        except NoNodeError:
-            # the run was taken back, unless the finished index's bucket had gone
-            if job.state == QUEUED or not forget_bucket(self.client, lay, job.ended):
-                log.warning("job %s run %s: outcome dropped: the run was taken back", job_id, run)
-                return True
-            return False
-        if name in self._fenced:
-            log.warning("job %s run %s: recorded as fenced; the job is %s", job_id, run, job.state)
-        else:
-            log.info("job %s run %s: %s", job_id, run, job.state)
-        return True
-
-    def _connected_again(self, session: int | None) -> bool:
-        """Wait for the connection for as long as ``session`` lasts (an outage without a
-        quorum expires no session, however long: the run's slots stay ours and only we
-        can record its outcome) — but never past a stop's bound."""
-        while self.client.state != KazooState.CONNECTED:
-            if self.lease.current_session() != session or self.client.client_state == KeeperState.CLOSED:
-                return False
-            if self._give_up_at is not None and time.monotonic() > self._give_up_at:
-                return False
-            time.sleep(0.05)
-        return self.lease.current_session() == session
-
-
-class _Feed:
-    """A node whose data is the news of its last change (``layout.news``), read when
-    its watch fires: the one read that re-arms the watch brings the news when we
-    saw the version before; after a gap, or the first time, ``catch_up`` runs."""
-
-    def __init__(self, worker: Worker, path: str, take: Callable[[dict[str, Any]], None],
-                 catch_up: Callable[[], None]):
-        self.worker, self.path, self.take, self.catch_up = worker, path, take, catch_up
-        self.seen: int | None = None        # the version we have the news up to
-        self.unread = True                  # the watch fired since the last read
-
-    def fired(self, _event: object = None) -> None:
-        self.unread = True
-        self.worker._wake.set()
-
-    def forget(self) -> None:
-        """Catch up on the next read (a new session, a failure, now and then)."""
-        self.seen = None
-
-    def due(self) -> bool:
-        return self.unread or self.seen is None
-
-    def read(self) -> None:
-        client = self.worker.client
-        self.unread = False                 # cleared before the read: news landing meanwhile fires again
-        try:
-            data, stat = client.get(self.path, watch=self.fired)
-        except NoNodeError:
-            client.ensure_path(self.path)   # made again; read on the next turn
-            self.seen = None
-            self.worker._wake.set()
-            return
-        message = news(data, stat.version, self.seen)
-        if message is not None:
-            self.take(message)
-        else:
-            self.catch_up()
-        self.seen = stat.version

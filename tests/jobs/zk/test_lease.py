@@ -50,6 +50,7 @@ def session(server):
         client.start(10)
         made.append(client)
         return client
+
     yield make
     for client in made:
         client.stop()
@@ -73,7 +74,7 @@ def test_the_lease_ends_a_margin_before_the_session_could_have_expired(session):
 
 
 def test_the_lease_uses_the_session_timeout_the_server_granted_when_shorter(session):
-    client = session(100.0)                      # the server grants at most 60 s (maxSessionTimeout)
+    client = session(100.0)  # the server grants at most 60 s (maxSessionTimeout)
     lease = SessionLease(client).start()
     try:
         wait_until(lease.valid)
@@ -91,20 +92,21 @@ def test_a_call_waits_while_suspended_then_is_refused_once_the_lease_is_over(ser
     ended: list[str] = []
     lease.on_end(ended.append)
     try:
-        asyncio.run(gate("partner.a.call"))               # connected, lease held: at once
+        asyncio.run(gate("partner.a.call"))  # connected, lease held: at once
         server.stop()
         wait_until(lambda: lease.suspended)
-        assert lease.valid()                              # the session may still come back
+        assert lease.valid()  # the session may still come back
 
         async def call() -> float:
             started = time.monotonic()
             with pytest.raises(LeaseExpired):
                 await gate("partner.a.call")
             return time.monotonic() - started
+
         waited = asyncio.run(call())
-        assert 0 < waited <= 2.0                          # waited for the lease to end, no longer
+        assert 0 < waited <= 2.0  # waited for the lease to end, no longer
         assert not lease.valid()
-        wait_until(lambda: ended)                         # the worker is told, to cancel its runs
+        wait_until(lambda: ended)  # the worker is told, to cancel its runs
     finally:
         lease.stop()
 
@@ -117,10 +119,11 @@ def test_a_session_that_comes_back_in_time_lets_waiting_calls_go_on(server, sess
     try:
         server.stop()
         wait_until(lambda: lease.suspended)
-        threading.Timer(0.3, server.start).start()        # back well before the 4 s session ends
+        threading.Timer(0.3, server.start).start()  # back well before the 4 s session ends
 
         async def call() -> None:
             await asyncio.wait_for(FencedGate(lease)("partner.a.call"), 10)
+
         asyncio.run(call())
         assert lease.valid() and not lease.suspended
     finally:
@@ -134,7 +137,7 @@ def test_a_paused_process_proves_its_session_again_before_a_further_call(session
     wait_until(lease.valid)
     run_fence.set(RunFence(lease.session))
     try:
-        clock.skipped += 5.0                              # as if SIGSTOPped for 5 s: the lease is over
+        clock.skipped += 5.0  # as if SIGSTOPped for 5 s: the lease is over
         assert not lease.valid()
         asyncio.run(FencedGate(lease)("partner.a.call"))  # the session is alive: one fresh probe proves it
         assert lease.valid()
@@ -147,7 +150,7 @@ def test_a_run_handed_over_on_an_ended_session_is_never_covered_by_a_new_one(ses
     lease = SessionLease(client).start()
     wait_until(lease.valid)
     try:
-        run_fence.set(RunFence(lease.session + 1))                # a session before this one
+        run_fence.set(RunFence(lease.session + 1))  # a session before this one
         with pytest.raises(LeaseExpired):
             asyncio.run(FencedGate(lease)("partner.a.call"))
     finally:
@@ -167,7 +170,7 @@ def test_a_call_that_waited_for_the_lease_after_its_rate_token_takes_a_fresh_tok
     async def rate_gate(table: str) -> None:
         tokens.append(table)
         if len(tokens) == 1:
-            clock.skipped += 5.0                          # paused while holding its token
+            clock.skipped += 5.0  # paused while holding its token
 
     try:
         asyncio.run(FencedGate(lease, rate_gate)("partner.a.call"))
@@ -181,16 +184,16 @@ def test_a_refused_call_marks_its_run_and_a_call_of_no_run_is_refused(session):
     lease = SessionLease(client).start()
     wait_until(lease.valid)
     try:
-        fence = RunFence(lease.session + 1)               # a session before this one
+        fence = RunFence(lease.session + 1)  # a session before this one
         run_fence.set(fence)
         with pytest.raises(LeaseExpired):
             asyncio.run(FencedGate(lease)("partner.a.call"))
-        assert fence.refused                              # the worker will not trust the run's outcome
+        assert fence.refused  # the worker will not trust the run's outcome
         run_fence.set(None)
         with pytest.raises(LeaseExpired):
             asyncio.run(FencedGate(lease)("partner.a.call"))
         run_fence.set(RunFence(lease.session))
-        lease.stop()                                      # revoked: stopping workers call no more
+        lease.stop()  # revoked: stopping workers call no more
         with pytest.raises(LeaseExpired):
             asyncio.run(FencedGate(lease)("partner.a.call"))
     finally:

@@ -34,16 +34,16 @@ def test_a_grant_counts_at_once_and_a_freed_slot_shows_after_its_watch(world):
     assert mirror.limits == {"t": 2} and mirror.slots_used() == {"t": 2}
 
     mirror.granted("entry", "3-1", ["t"], "w")
-    assert mirror.slots_used() == {"t": 3}                 # no read needed: an over-count is safe
+    assert mirror.slots_used() == {"t": 3}  # no read needed: an over-count is safe
 
     woken.clear()
-    release(zk, layout, "1-1")                             # a worker finished
+    release(zk, layout, "1-1")  # a worker finished
     assert woken.wait(5)
     mirror.refresh()
-    assert mirror.slots_used() == {"t": 2}                 # 1-1 went; 3-1 counts until a re-read
-    mirror.invalidate()                                    # (as a failed grant asks for)
+    assert mirror.slots_used() == {"t": 2}  # 1-1 went; 3-1 counts until a re-read
+    mirror.invalidate()  # (as a failed grant asks for)
     mirror.refresh()
-    assert mirror.slots_used() == {"t": 1}                 # the grant above was never written
+    assert mirror.slots_used() == {"t": 1}  # the grant above was never written
 
 
 def test_a_release_read_in_turn_is_taken_from_its_news_and_after_a_gap_the_slots_are_listed(world):
@@ -51,17 +51,17 @@ def test_a_release_read_in_turn_is_taken_from_its_news_and_after_a_gap_the_slots
     for name in ("1-1", "2-1", "3-1"):
         zk.create(f"{layout.running('t')}/{name}", b"{}", makepath=True)
     mirror.refresh()
-    zk.create(f"{layout.running('t')}/9-1", b"{}")         # a slot only a listing would show
+    zk.create(f"{layout.running('t')}/9-1", b"{}")  # a slot only a listing would show
 
     woken.clear()
     release(zk, layout, "1-1")
     assert woken.wait(5)
     mirror.refresh()
-    assert mirror.running["t"] == {"2-1", "3-1"}           # one read: the news named 1-1
+    assert mirror.running["t"] == {"2-1", "3-1"}  # one read: the news named 1-1
 
     woken.clear()
     release(zk, layout, "2-1")
-    release(zk, layout, "3-1")                             # two releases, one read: a gap
+    release(zk, layout, "3-1")  # two releases, one read: a gap
     assert woken.wait(5)
     mirror.refresh()
     assert mirror.running["t"] == {"9-1"}
@@ -96,12 +96,12 @@ def test_a_grant_wakes_nobody_and_a_release_frees_the_type_and_the_worker(world)
     woken.clear()
     grant(zk, layout, mirror, "1-1", "w")
     grant(zk, layout, mirror, "2-1", "w")
-    assert not woken.wait(0.5)                             # its own grants: nothing to list again
+    assert not woken.wait(0.5)  # its own grants: nothing to list again
     assert mirror.slots_used() == {"t": 2} and mirror.free_slots() == {"w": 0}
 
     release(zk, layout, "1-1", worker="w")
     assert woken.wait(5)
-    mirror.refresh()                                       # one listing of the type's slots tells both
+    mirror.refresh()  # one listing of the type's slots tells both
     assert mirror.slots_used() == {"t": 1} and mirror.free_slots() == {"w": 1}
 
 
@@ -128,14 +128,14 @@ def test_the_queue_is_listed_again_only_when_someone_else_changed_it(world):
     mirror.refresh()
     listings, (first, second) = mirror.queue_listings, mirror.queue
 
-    zk.delete(f"{layout.queue}/{first}")                   # the master's grant: no touch of the queue node
+    zk.delete(f"{layout.queue}/{first}")  # the master's grant: no touch of the queue node
     mirror.granted(first, "1-1", ["t"], "w")
     mirror.refresh()
     assert mirror.queue == [second] and mirror.queue_listings == listings
 
     woken.clear()
     tx = zk.transaction()
-    dequeue(tx, layout, second)                            # a cancel: touches it
+    dequeue(tx, layout, second)  # a cancel: touches it
     tx.commit()
     assert woken.wait(5)
     mirror.refresh()

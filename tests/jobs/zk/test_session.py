@@ -24,7 +24,7 @@ def test_a_socket_with_data_is_readable_and_one_with_room_writable(pair):
     assert select([left], [], [], 0) == ([], [], [])
     right.sendall(b"x")
     assert select([left], [right], [], 1) == ([left], [right], [])
-    assert select([left.fileno()], [], [], 1) == ([left.fileno()], [], [])    # fds work as well as sockets
+    assert select([left.fileno()], [], [], 1) == ([left.fileno()], [], [])  # fds work as well as sockets
 
 
 def test_nothing_ready_waits_for_the_timeout(pair):

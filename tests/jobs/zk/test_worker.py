@@ -17,8 +17,16 @@ from qlgate.jobs.zk.worker import Worker
 
 
 def running_job(job_id: int, seconds: float = 0.01, **fields) -> Job:
-    return Job(id=job_id, script="return 1", types=["t"], vars={"seconds": seconds}, state=RUNNING, run=1,
-               attempts=[Attempt(run=1, worker="w", started=time.time())], **fields)
+    return Job(
+        id=job_id,
+        script="return 1",
+        types=["t"],
+        vars={"seconds": seconds},
+        state=RUNNING,
+        run=1,
+        attempts=[Attempt(run=1, worker="w", started=time.time())],
+        **fields,
+    )
 
 
 def run_info(job_id: int, seconds: float = 0.01) -> dict:
@@ -77,18 +85,18 @@ def test_runs_start_from_the_news_and_after_a_gap_from_a_listing_each_once(world
     zk, layout, worker, started = world
     hand(zk, layout, 1)
     worker.start()
-    assert started.wait_for(1) == [1]                      # the first read is a listing
+    assert started.wait_for(1) == [1]  # the first read is a listing
 
-    zk.create(f"{layout.assignments('w')}/9-1", encode(run_info(9)))   # only a listing shows it
+    zk.create(f"{layout.assignments('w')}/9-1", encode(run_info(9)))  # only a listing shows it
     hand(zk, layout, 2, 3)
     started.wait_for(3)
     hand(zk, layout, 4)
-    assert started.wait_for(4) == [1, 2, 3, 4]             # news alone: 9-1 was never listed
+    assert started.wait_for(4) == [1, 2, 3, 4]  # news alone: 9-1 was never listed
 
-    hand(zk, layout, 5, extra_news=True)                   # two versions in one go: a gap
-    assert sorted(started.wait_for(9)) == [1, 2, 3, 4, 5, 9]   # listed, in name order: 5-1, then 9-1
+    hand(zk, layout, 5, extra_news=True)  # two versions in one go: a gap
+    assert sorted(started.wait_for(9)) == [1, 2, 3, 4, 5, 9]  # listed, in name order: 5-1, then 9-1
 
-    zk.set(layout.assignments("w"), encode({"runs": {"1-1": run_info(1)}}))   # news of a run it has
+    zk.set(layout.assignments("w"), encode({"runs": {"1-1": run_info(1)}}))  # news of a run it has
     hand(zk, layout, 6)
     assert sorted(started.wait_for(6)) == [1, 2, 3, 4, 5, 6, 9]
 
@@ -99,18 +107,18 @@ def test_a_cancel_request_stops_the_script_from_its_news_or_after_a_gap_from_the
     hand(zk, layout, 1, 2, seconds=30)
     started.wait_for(2)
     deadline = time.monotonic() + 10
-    while worker._cancels.seen is None:      # its first read of the cancel news has happened
+    while worker._cancels.seen is None:  # its first read of the cancel news has happened
         assert time.monotonic() < deadline
         time.sleep(0.01)
 
     tx = zk.transaction()
-    ask_to_cancel(tx, layout, "w", "1-1")                  # beside the record, as ZkJobs.cancel does
+    ask_to_cancel(tx, layout, "w", "1-1")  # beside the record, as ZkJobs.cancel does
     tx.commit()
     assert started.wait_for(1, started.cancelled) == [1]
 
     zk.create(layout.job(2), encode(running_job(2, cancel_requested=True).to_dict()))
     tx = zk.transaction()
     tx.set_data(layout.cancels("w"), b"")
-    tx.set_data(layout.cancels("w"), b"")                  # two versions, no news: a gap
+    tx.set_data(layout.cancels("w"), b"")  # two versions, no news: a gap
     tx.commit()
-    assert started.wait_for(2, started.cancelled) == [1, 2]   # the records of the runs in hand told
+    assert started.wait_for(2, started.cancelled) == [1, 2]  # the records of the runs in hand told

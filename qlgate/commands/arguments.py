@@ -1,0 +1,47 @@
+"""What several commands parse the same way: the workspace options
+(``--tables``, ``--routes``, ``--config``), ``--var NAME=VALUE``, and the error a
+command line that asks for the impossible ends in.
+
+Standard library only, like every command module at its top: argparse builds
+all subcommands on every start, so whatever these modules import, a plain
+``qlgate run -e`` pays for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from typing import Any
+
+from ..errors import QlError
+
+_VAR_NAME = re.compile(r"[A-Za-z$:][A-Za-z0-9_:]*")
+
+
+class UsageError(QlError):
+    """The command line names a file that cannot be read, a malformed value, or
+    an unsafe combination: the caller's mistake (400), reported as JSON like any
+    other failure."""
+
+    status = 400
+
+
+def add_workspace_options(parser: argparse.ArgumentParser, *, routes: bool = True) -> None:
+    """Where the deployment is: the trees and the config, each defaulting as
+    ``workspace.py`` finds them when not given."""
+    parser.add_argument("--tables", metavar="DIR", help="tables directory (default: ./tables)")
+    if routes:
+        parser.add_argument("--routes", metavar="DIR", help="routes directory (default: ./routes)")
+    parser.add_argument("--config", metavar="FILE", help="config file (default: config/dev.json)")
+
+
+def parse_var(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE``: VALUE is JSON when it parses, else a string."""
+    name, sep, value = text.partition("=")
+    if not sep or not _VAR_NAME.fullmatch(name):
+        raise UsageError(f"bad --var {text!r}: expected NAME=VALUE with NAME a single word")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value

@@ -1,0 +1,36 @@
+"""``qlgate sandbox``: the built-in eBay emulator as a server of its own. Only
+its command line is declared here; ``sandbox/cli.py`` runs it, imported when the
+command runs because it brings the emulator's aiohttp app with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+DESCRIPTION = """Run the built-in eBay emulator (Finding, Shopping and Trading
+APIs) until SIGTERM or Ctrl-C. --write-config writes a config that points every
+eBay table at it; the /_sandbox/* control endpoints (recorded requests, reset, faults) need
+the control token, which is printed at start-up when not given."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8642, help="0 picks a free port")
+    parser.add_argument("--data", metavar="FILE", help="seed data (users, listings) instead of the built-in set")
+    parser.add_argument(
+        "--write-config", metavar="FILE", help="write a config pointing every eBay table at this emulator"
+    )
+    parser.add_argument("--latency", type=int, default=0, metavar="MS", help="delay every answer by MS")
+    parser.add_argument(
+        "--control-token",
+        metavar="TOKEN",
+        help="the token the /_sandbox/* control endpoints require (default: "
+        "$QLGATE_SANDBOX_TOKEN, else a random one printed at start-up)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..loop import run as run_coroutine
+    from ..sandbox.cli import run_sandbox
+
+    return int(run_coroutine(run_sandbox(args)))

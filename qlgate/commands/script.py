@@ -1,0 +1,73 @@
+"""``qlgate run``: one script — a file or ``-e`` text — run under the deployer's
+trust, its result printed as JSON. The command scripts and notebooks shell out
+to, so its start-up stays small: the engine is imported when the script runs,
+not when the command line is parsed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import QlError
+from .arguments import UsageError, add_workspace_options, parse_var
+from .report import fail, warn
+
+DESCRIPTION = """Run a script and print its result as JSON on stdout. The script
+is a SCRIPT_FILE or the text after -e; --var sets its variables (a VALUE that
+parses as JSON is JSON, else text). It runs with the deployer's trust: it may
+load code beside it and in the tables tree. Warnings go to stderr; a failure is
+a JSON object with an "error" member on stderr and exit status 1."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("script", nargs="?", metavar="SCRIPT_FILE")
+    parser.add_argument("-e", dest="expression", metavar="SCRIPT", help="script text instead of a file")
+    add_workspace_options(parser)
+    parser.add_argument("--var", action="append", metavar="NAME=VALUE", help="a script variable (JSON or text)")
+    parser.add_argument("--diagnostics", action="store_true", help="print upstream calls and timings to stderr")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..loop import run as run_coroutine
+
+    return int(run_coroutine(_execute(args)))
+
+
+def _script(args: argparse.Namespace) -> tuple[str, str, Path]:
+    """The script's text, its name in messages, and the directory it loads code from."""
+    if args.expression is not None:
+        return args.expression, "<-e>", Path.cwd()
+    if not args.script:
+        raise UsageError("give a SCRIPT_FILE or -e 'SCRIPT TEXT'")
+    path = Path(args.script)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read script {path}: {getattr(e, 'strerror', None) or e}") from None
+    return text, str(path), path.resolve().parent
+
+
+async def _execute(args: argparse.Namespace) -> int:
+    from ..values import dump_json
+    from ..workspace import Workspace
+
+    script, origin, base_dir = _script(args)
+    context = dict(parse_var(v) for v in args.var or ())
+    async with await Workspace.open(tables=args.tables, routes=args.routes, config=args.config) as workspace:
+        warn(workspace.problems)
+        try:
+            result = await workspace.engine.execute(script, context=context, base_dir=base_dir, origin=origin)
+        except QlError as error:
+            # what the run did and said before it failed helps as much as after a success
+            if args.diagnostics and error.diagnostics is not None:
+                print(error.diagnostics.render(), file=sys.stderr)
+            warn(dict.fromkeys(error.warnings))
+            return fail(error)
+    sys.stdout.write(dump_json(result.value) + "\n")
+    sys.stdout.flush()
+    warn(dict.fromkeys(result.warnings))
+    if args.diagnostics:
+        print(result.diagnostics.render(), file=sys.stderr)
+    return 0

@@ -1,0 +1,98 @@
+"""Which job backend a gateway process serves ``/jobs`` from, opened: the
+cluster's on ``--zookeeper`` (workers run the jobs), else the embedded one in a
+SQLite file. Kept on the jobs side so that the gateway's assembly only takes a
+backend, and an application embedding the gateway opens one as ``serve`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from ..workspace import Workspace
+from .backend import JobBackend
+
+if TYPE_CHECKING:
+    from ..engine.engine import Engine
+
+# called with anything (aiohttp passes its app to on_cleanup hooks) when the gateway stops
+Stop = Callable[[Any], Awaitable[None]]
+
+
+def open_job_backend(args: Any, workspace: Workspace | Engine, *, runs_jobs: bool) -> tuple[JobBackend, Stop]:
+    """``--zookeeper``: the cluster's backend (workers run the jobs). Otherwise the
+    embedded one, in SQLite (config ``jobs.database``); of several gateway
+    processes only the first runs jobs, the others take submissions. No run takes
+    longer than ``jobs.maxRunSeconds``, nor may a job ask for longer. Returns the
+    backend and the coroutine function that stops it."""
+    from .model import check_run_seconds
+
+    workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
+    settings = workspace.config.data.get("jobs") or {}
+    max_run_seconds = check_run_seconds(settings.get("maxRunSeconds", 3600))
+    if getattr(args, "zookeeper", None):
+        return _cluster_backend(args.zookeeper, workspace, settings, max_run_seconds)
+    return _embedded_backend(workspace, settings, max_run_seconds, runs_jobs=runs_jobs)
+
+
+def _cluster_backend(
+    zookeeper: str, workspace: Workspace, settings: dict[str, Any], max_run_seconds: float
+) -> tuple[JobBackend, Stop]:
+    from .cluster import cluster_database, cluster_settings, open_archive
+    from .zk.client import ZkJobs
+    from .zk.session import zk_client
+
+    timing = cluster_settings(workspace.config)
+    archive = open_archive(cluster_database(workspace.config), timing)
+    client = zk_client(
+        zookeeper, timeout=float(settings.get("sessionTimeout", 10)), retry_max_delay=timing["retryMaxDelay"]
+    )
+    client.start(30)
+    jobs = ZkJobs(
+        client, max_queue=int(settings.get("maxQueue", 100_000)), archive=archive, max_run_seconds=max_run_seconds
+    )
+
+    async def stop(_: Any = None) -> None:
+        await asyncio.to_thread(jobs.close)
+        await asyncio.to_thread(client.stop)
+        client.close()
+        archive.close()
+
+    return jobs, stop
+
+
+def _embedded_backend(
+    workspace: Workspace, settings: dict[str, Any], max_run_seconds: float, *, runs_jobs: bool
+) -> tuple[JobBackend, Stop]:
+    from .cluster import DEFAULT_DATABASE
+    from .local import LocalJobs
+    from .model import JobError
+    from .rates import CallGate
+    from .runner import EngineRunner
+
+    database = settings.get("database") or os.environ.get("QLGATE_JOBS_DATABASE") or DEFAULT_DATABASE
+    if "://" in str(database) and not str(database).startswith("sqlite:///"):
+        from .archive_pg import mask_url
+
+        raise JobError(
+            f"jobs.database is {mask_url(str(database))}: the embedded backend keeps its queue in a "
+            "SQLite file; a PostgreSQL database is for a ZooKeeper cluster (serve --zookeeper)"
+        )
+    database = str(database).removeprefix("sqlite://")
+    local = LocalJobs(
+        database,
+        slots=int(settings.get("slots", 4)),
+        max_queue=int(settings.get("maxQueue", 100_000)),
+        max_run_seconds=max_run_seconds,
+    )
+    local.runner = EngineRunner(workspace, CallGate(local.tokens))
+    if runs_jobs:
+        local.start(asyncio.get_running_loop())
+
+    async def stop(_: Any = None) -> None:
+        await local.stop()
+        local.close()
+
+    return local, stop

@@ -1,0 +1,120 @@
+"""``qlgate serve``: the HTTP gateway as a command — its options, the checks
+that refuse an unsafe start, and the choice between one process and
+``--workers N`` under the supervisor (with one eBay emulator for them all).
+
+aiohttp and the engine are imported when the command runs, not at the top:
+this module is imported whenever the command line is parsed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from functools import partial
+from typing import Any
+
+from ..commands.arguments import UsageError, add_workspace_options
+
+log = logging.getLogger("qlgate.server")
+
+# SIGTERM: a worker drains for startup.DRAIN_SECONDS (30), then closes its job backend and
+# workspace; the supervisor kills whatever still runs this long after the signal
+STOP_SECONDS = 40.0
+
+DESCRIPTION = """Run the HTTP gateway: ad-hoc scripts at /q, every route of the
+routes tree, the describe endpoints, /health, the jobs API and the web console.
+Without gateway.auth in the config it answers loopback clients only and refuses
+a non-loopback --host unless --insecure. --workers N serves from N processes on
+one port; a worker that dies is started again. SIGTERM or Ctrl-C drains
+in-flight requests and stops."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_workspace_options(parser)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=3000)
+    parser.add_argument("--disable-q", action="store_true", help="do not serve ad-hoc /q scripts")
+    parser.add_argument("--disable-console", action="store_true", help="do not serve the web console at /console")
+    parser.add_argument("--workers", type=int, default=1, metavar="N", help="serve from N processes on one port")
+    parser.add_argument(
+        "--zookeeper",
+        metavar="HOST:PORT[,...]",
+        help="accept jobs for this ZooKeeper cluster (default: run them in-process)",
+    )
+    parser.add_argument(
+        "--insecure",
+        action="store_true",
+        help="without gateway.auth, still serve a non-loopback --host (every client may call)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until a signal; with ``--workers N`` N processes share the port (SO_REUSEPORT)."""
+    from ..workspace import load_config
+    from .auth import Gatekeeper, loopback_host
+    from .process import Supervisor
+    from .startup import run_gateway
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
+    config = load_config(args.config)
+    gatekeeper = Gatekeeper.from_config(config.data)  # a bad key list stops us here, not per request
+    if gatekeeper.open and not loopback_host(args.host) and not getattr(args, "insecure", False):
+        raise UsageError(
+            f"refusing to serve on {args.host} without API keys: configure gateway.auth "
+            "(see README, Deploying), or pass --insecure to serve every client that can reach it"
+        )
+    workers = max(1, int(getattr(args, "workers", 1) or 1))
+    if workers == 1:
+        run_gateway(args, config)
+        return 0
+    config, emulator = _shared_emulator(config)
+    log.info("%d gateway processes share port %s", workers, args.port)
+    try:
+        gateway = partial(run_gateway, args, config, reuse_port=True, emulator=False)
+        return Supervisor(gateway, workers, name="worker", stop_timeout=STOP_SECONDS).run()
+    finally:
+        if emulator is not None:
+            emulator.terminate()
+            emulator.join(5)
+
+
+def _shared_emulator(config: Any) -> tuple[Any, Any]:
+    """When the config wants the eBay emulator: one process of it for every
+    worker, so they all see the same marketplace, and the config pointed at it."""
+    import multiprocessing
+
+    from ..config import Config
+    from ..ports import free_port
+    from ..sandbox.app import emulator_config
+    from ..sandbox.auto import merge_config, wants_emulator
+
+    if not wants_emulator(config):
+        return config, None
+    port = free_port()
+    config = Config.from_dict(
+        merge_config(config.data, emulator_config(f"http://127.0.0.1:{port}")),
+        env={},
+        secrets=config.secrets,
+        path=config.path,
+    )
+    emulator = multiprocessing.get_context("fork").Process(
+        target=_run_emulator, args=(port,), name="qlgate-emulator", daemon=True
+    )
+    emulator.start()
+    return config, emulator
+
+
+def _run_emulator(port: int) -> None:
+    import asyncio
+
+    from ..loop import run
+    from ..sandbox.app import RunningSandbox
+
+    async def main() -> None:
+        running = await RunningSandbox().start(port=port)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await running.stop()
+
+    run(main())

@@ -1,0 +1,1 @@
+select a as b.c from t

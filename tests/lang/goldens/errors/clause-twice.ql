@@ -1,0 +1,4 @@
+create table t
+  on select get from 'x'
+     resultset 'a'
+     resultset 'b'

@@ -1,0 +1,1 @@
+insert "{obj}" into t (a) values ("1")

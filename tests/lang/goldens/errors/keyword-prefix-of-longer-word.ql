@@ -1,0 +1,1 @@
+create table t on select gett from 'x'

@@ -1,0 +1,1 @@
+selec * frm foo

@@ -1,0 +1,1 @@
+return {} via route '/x' with optional params

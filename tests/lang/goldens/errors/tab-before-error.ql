@@ -1,0 +1,2 @@
+x = 1
+	select * from t where a =

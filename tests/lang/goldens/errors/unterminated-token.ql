@@ -1,0 +1,1 @@
+x = select * from t where a = "{itemid"

@@ -1,0 +1,1 @@
+insert into ebay.trading.AddToWatchList (ItemID, Note) values ("{^itemId}", 'watching');

@@ -1,0 +1,1 @@
+select * from ebay.shopping.GetMultipleItems where itemId in ("1", 2, ids, "{more}")

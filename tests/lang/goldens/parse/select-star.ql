@@ -1,0 +1,1 @@
+select * from ebay.finding.findItemsByKeywords where keywords = "ipad"

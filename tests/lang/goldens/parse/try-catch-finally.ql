@@ -1,0 +1,11 @@
+try {
+  r = select * from t
+  throw (oops)
+} catch (oops) {
+  r = "fallback"
+} catch (nope || gone) {
+  r = null
+} finally {
+  done = true
+}
+return r

@@ -1,0 +1,1 @@
+update ebay.trading.ReviseItem with "{changes}" timeout 100

@@ -1,0 +1,1 @@
+{"item": "{{params.items}}", "list": "{{params.list}}"}
