@@ -18,19 +18,23 @@ from dataclasses import dataclass
 from kazoo.client import KazooClient
 from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError
 
+from ..errors import QlError
+
 IDS_ROOT = "/qlgate/ids"
 DEFAULT_SPACE = 2**53 - 1  # ids stay exact as JSON numbers
 
 
-class IdSpaceExhausted(Exception):
+class IdSpaceExhausted(QlError):
     """Every id of the category has been handed out."""
+
+    status = 503
 
     def __init__(self, category: str):
         super().__init__(f"the id space of '{category}' is exhausted")
         self.category = category
 
 
-class IdRangeConflict(ValueError):
+class IdRangeConflict(QlError, ValueError):
     """A range given back overlaps free ids: it was never handed out, or was given back twice."""
 
 

@@ -15,8 +15,10 @@ from ..workspace import Workspace
 from .model import MAX_RUN_SECONDS, Job, JobTimeout
 
 
-class JobFailed(Exception):
+class JobFailed(QlError):
     """The script failed; the message is safe to store and show."""
+
+    status = 502
 
 
 def run_seconds(job: Job, max_run_seconds: float = MAX_RUN_SECONDS) -> float:

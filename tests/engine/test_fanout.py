@@ -3,7 +3,7 @@ partial failures dropped, identical reads coalesced."""
 
 import pytest
 
-from qlgate.errors import FanOutLimit
+from qlgate.errors import FanOutLimit, UpstreamError
 from tests.conftest import Reply, run
 
 TABLE = {"t.ql": "create table item on select get from '{config.base}/i?id={id}'"}
@@ -42,7 +42,7 @@ async def test_partial_failures_are_dropped_total_failure_fails(upstream, engine
     by_id(upstream)
     engine = engine_for(TABLE)
     assert await run(engine, 'select id from item where id in ("a", "bad", "b")') == ["a", "b"]
-    with pytest.raises(Exception, match="upstream answered 500"):
+    with pytest.raises(UpstreamError, match="upstream answered 500"):
         await run(engine, 'select id from item where id in ("bad", "bad")')
 
 

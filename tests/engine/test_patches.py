@@ -2,7 +2,7 @@
 
 import pytest
 
-from qlgate.errors import InvalidParameter, PatchError
+from qlgate.errors import InvalidParameter, PatchError, UpstreamError
 from tests.conftest import run
 
 PATCH = """
@@ -67,7 +67,7 @@ async def test_validate_param_rejects_before_any_request(upstream, engine):
 
 async def test_patch_status_turns_a_200_into_a_failure(upstream, engine):
     upstream.reply("POST", "/p", json_body={"ack": "Failure"})
-    with pytest.raises(Exception) as info:
+    with pytest.raises(UpstreamError) as info:
         await run(engine, 'select * from p where q = "x"')
     assert info.value.status == 400
 

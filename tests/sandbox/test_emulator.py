@@ -3,6 +3,7 @@
 import aiohttp
 import pytest
 
+from qlgate.ebay.status import EbayError
 from qlgate.http.xml import xml_to_json
 
 TRADING = {"X-EBAY-API-COMPATIBILITY-LEVEL": "737", "X-EBAY-API-SITEID": "0"}
@@ -125,7 +126,7 @@ async def test_injected_latency_and_failures(emulator, ebay):
             json={"GeteBayTime": {"fail": "ack", "times": 1}, "GetUserProfile": {"latency_ms": 120}},
             headers=emulator.control_headers(),
         )
-    with pytest.raises(Exception, match="eBay answered Failure"):
+    with pytest.raises(EbayError, match="eBay answered Failure"):
         await ebay.execute("select * from ebay.shopping.GeteBayTime")
     assert (await ebay.execute("select * from ebay.shopping.GeteBayTime")).value["Ack"] == "Success"
     result = await ebay.execute('select * from ebay.shopping.GetUserProfile where UserID = "testuser_bountifulbuyer"')

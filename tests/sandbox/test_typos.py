@@ -2,6 +2,7 @@
 
 import pytest
 
+from qlgate.ebay.status import EbayError
 from qlgate.errors import QlSyntaxError, TableNotFound
 
 
@@ -25,7 +26,7 @@ async def test_a_near_miss_name_warns_and_the_call_fails_on_ebays_side(ebay, emu
         'where keywords = "iphone5";\n'
         'return insert into ebay.trading.AddToWatchList (ItemID, Bogus.Column) values ("{itemid}", "x")'
     )
-    with pytest.raises(Exception) as info:
+    with pytest.raises(EbayError) as info:
         await ebay.execute(script)
     assert "37 Error" in str(info.value)
     assert "line 2: 'itemid' is never assigned; did you mean 'itemId'?" in info.value.warnings
@@ -41,7 +42,7 @@ async def test_unknown_table_is_reported_where_it_is_written(ebay, emulator):
 
 
 async def test_a_body_written_for_another_call_is_refused_by_the_emulator(ebay):
-    with pytest.raises(Exception, match="does not match the call SetMessagePreferences"):
+    with pytest.raises(EbayError, match="does not match the call SetMessagePreferences"):
         await ebay.execute(
             "insert into ebay.trading.SetMessagePreferences values ('<SetNotificationPreferencesRequest "
             'xmlns="urn:ebay:apis:eBLBaseComponents"><RequesterCredentials><eBayAuthToken>TEST-TOKEN'

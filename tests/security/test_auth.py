@@ -14,6 +14,7 @@ import urllib.request
 
 import pytest
 
+from qlgate.errors import ConfigError
 from qlgate.jobs.local import LocalJobs
 from qlgate.server.app import build_app
 from qlgate.server.auth import ENDPOINTS, SCOPES, Gatekeeper
@@ -164,7 +165,7 @@ async def test_jobs_belong_to_the_key_that_submitted_them(gateway, upstream, job
     ],
 )
 def test_a_bad_key_list_is_a_config_error(entry, problem):
-    with pytest.raises(Exception) as refused:
+    with pytest.raises(ConfigError) as refused:
         Gatekeeper.from_config({"gateway": {"auth": {"keys": [entry]}}})
     assert type(refused.value).__name__ == "ConfigError" and problem in str(refused.value)
 
