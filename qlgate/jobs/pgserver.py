@@ -37,6 +37,7 @@ from urllib.parse import quote
 import psycopg
 from psycopg import sql
 
+from ..errors import QlError
 from ..ports import free_port
 
 SUPERUSER = "postgres"
@@ -56,8 +57,10 @@ FAST_SETTINGS = {
 }
 
 
-class PostgresUnavailable(RuntimeError):
+class PostgresUnavailable(QlError, RuntimeError):
     """The server is not installed, cannot run as this user, or did not come up."""
+
+    status = 503
 
 
 def find_bindir() -> Path:

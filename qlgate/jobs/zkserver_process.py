@@ -18,6 +18,8 @@ import subprocess
 from contextlib import ExitStack
 from pathlib import Path
 
+from ..errors import QlError
+
 ZOOKEEPER_JAR = Path("/usr/share/java/zookeeper.jar")
 ZOOKEEPER_CONF = Path("/etc/zookeeper/conf")  # only for its log4j settings
 # the jar names slf4j's API but no binding: without one the server logs nothing at all, and a
@@ -28,8 +30,10 @@ _CLASSPATH = ":".join(map(str, [ZOOKEEPER_JAR, ZOOKEEPER_CONF, *(j for j in _LOG
 LOOPBACK = "127.0.0.1"
 
 
-class ZooKeeperUnavailable(RuntimeError):
+class ZooKeeperUnavailable(QlError, RuntimeError):
     """The server is not installed or did not come up."""
+
+    status = 503
 
 
 # ------------------------------------------------------------------ helpers shared by both kinds

@@ -330,7 +330,7 @@ def render() -> str:
         "(`auth using 'guard.py'`): Python files beside the table that define hooks, plain module-level",
         "functions taking one argument, `ctx`, each `def` or `async def`. A module defines any subset of",
         "them; its other names are ignored, except a function named like a hook that is none",
-        "(`patchUri`, `patch_url`): the table is refused when it loads, naming the hook meant. Start a",
+        "(`patchUri`, `patch_url`): a warning names the hook meant when the table loads. Start a",
         "helper's name with `_`.",
         "",
         "A hook that raises fails the statement: with the exception's own `status` when it has one",

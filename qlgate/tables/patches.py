@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 _lock = threading.Lock()
 _modules: dict[Path, ModuleType] = {}
 
+log = logging.getLogger("qlgate.tables.patches")
+
 
 def load_module(file: str, dirs: CodeDirs, *, what: str = "patch") -> ModuleType:
     """Load (once) the Python module ``file`` names, found through ``dirs`` (inside
@@ -86,8 +88,8 @@ _SHORTEST_NEAR = 8
 
 def hooks_of(module: ModuleType, file: str) -> dict[str, Callable[..., Any]]:
     """The hooks ``module`` defines. A function of its own named like a hook that is
-    none — ql.io's camelCase (``patchUri``), a misspelling (``patch_url``) — is
-    refused, naming the hook meant: ignored, it would leave every request unpatched
+    none — ql.io's camelCase (``patchUri``), a misspelling (``patch_url``) — gets a
+    warning naming the hook meant: silently ignored, it would leave every request unpatched
     without a word. Helpers start with ``_``; what the module imports is not looked at."""
     # imported here, not with the package: ``python3 -m qlgate.tables.hookspecs`` must run it
     # as a script before anything has imported it as a module
@@ -104,10 +106,13 @@ def hooks_of(module: ModuleType, file: str) -> dict[str, Callable[..., Any]]:
             continue
         meant = _hook_meant(name, HOOKS)
         if meant is not None:
-            raise QlError(
-                f"{Path(file).name}: {name}() is not a hook; did you mean {meant}()? (the hooks are "
-                f"{', '.join(HOOKS)}; start a helper's name with _)",
-                status=400,
+            # the language says a patch's other names are ignored (spec §11.1): said, not refused
+            log.warning(
+                "%s: %s() is not a hook; did you mean %s()? (the hooks are %s; start a helper's name with _)",
+                Path(file).name,
+                name,
+                meant,
+                ", ".join(HOOKS),
             )
     return hooks
 
