@@ -132,4 +132,16 @@ async def _run(script: str, context: dict[str, Any]) -> Any:
         result = await workspace.engine.execute(script, context=context, base_dir=Path.cwd(), origin="<qlgate.run>")
     for warning in dict.fromkeys(result.warnings):
         _log.warning("%s", warning)
-    return None if result.value is MISSING else result.value
+    return _plain(result.value)
+
+
+def _plain(value: Any) -> Any:
+    """The value as ``qlgate run`` prints it: a missing value is None (JSON's null)
+    wherever it stands, never the engine's sentinel."""
+    if value is MISSING:
+        return None
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value

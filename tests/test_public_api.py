@@ -111,6 +111,12 @@ def test_run_returns_the_scripts_value(deployment):
     assert qlgate.run('x = "one";\nreturn x;') == "one"
 
 
+def test_a_missing_value_comes_back_as_none_wherever_it_stands(deployment):
+    """The engine's MISSING sentinel never reaches the caller: as `qlgate run` prints it, a
+    missing member is left out and a missing item is null."""
+    assert qlgate.run('return {"a": "{nothing.here}", "b": ["{nothing.there}"]};', nothing={}) == {"b": [None]}
+
+
 def test_run_works_from_a_thread_without_a_loop(deployment):
     out: list[Any] = []
     worker = threading.Thread(target=lambda: out.append(qlgate.run("return n;", n=3)))
