@@ -85,16 +85,32 @@ class Settings:
             params_from_request=config.get("paramsFromRequest", True) is not False,
             request_id_header=str(config.get("requestIdHeader") or "request-id"),
             connection=str(config.get("connection") or "keep-alive"),
-            udf_paths=[Path(p) for p in config.get("udfPaths") or [] if isinstance(p, str)],
-            patch_paths=[Path(p) for p in config.get("patchPaths") or [] if isinstance(p, str)],
+            udf_paths=[Path(p) for p in _listed(config, "udfPaths") if isinstance(p, str)],
+            patch_paths=[Path(p) for p in _listed(config, "patchPaths") if isinstance(p, str)],
             default_timeout_ms=number("defaultTimeout", 10_000),
             script_budget=number("scriptBudget", 5_000_000),
             table_timeouts={
                 k: int(v)
-                for k, v in (config.get("timeouts") or {}).items()
+                for k, v in _mapping(config, "timeouts").items()
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
             },
         )
+
+
+def _listed(config: dict[str, Any], key: str) -> list[Any]:
+    """A setting that must be a list of paths: a typed error names it otherwise (a string
+    would be read as a list of one-letter paths)."""
+    value = config.get(key) or []
+    if not isinstance(value, list):
+        raise ConfigError(f"config {key} must be a list of paths, not {type(value).__name__}")
+    return value
+
+
+def _mapping(config: dict[str, Any], key: str) -> dict[str, Any]:
+    value = config.get(key) or {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"config {key} must be an object of table names to milliseconds, not {type(value).__name__}")
+    return value
 
 
 class Secrets:
@@ -161,6 +177,8 @@ class Config:
             text = file.read_text(encoding="utf-8")
         except OSError as e:
             raise ConfigError(f"cannot read config file {file}: {e.strerror or e}") from None
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"config file {file} is not UTF-8 text (byte {e.start})") from None
         try:
             data = json.loads(text)
         except ValueError as e:

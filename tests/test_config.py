@@ -202,3 +202,19 @@ def test_a_derived_config_keeps_the_secrets_it_is_given():
     child = Config.from_dict({"site": "0"}, env={}, secrets=parent.secrets)
 
     assert child.secrets.mask("sent from-env-5555") == f"sent {MASK}"
+
+
+@pytest.mark.parametrize(
+    ("data", "named"),
+    [({"udfPaths": "abc"}, "udfPaths"), ({"patchPaths": 5}, "patchPaths"), ({"timeouts": [1]}, "timeouts")],
+)
+def test_a_setting_of_the_wrong_shape_is_a_typed_error_that_names_it(data, named):
+    with pytest.raises(ConfigError, match=named):
+        Config.from_dict(data)
+
+
+def test_a_config_file_that_is_not_utf8_is_a_typed_error(tmp_path):
+    file = tmp_path / "latin1.json"
+    file.write_bytes('{"name": "caf\xe9"}'.encode("latin-1"))
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        Config.load(file)
