@@ -21,7 +21,7 @@ from qlgate.engine.plan_text import render_plan
 from qlgate.engine.planner import compile_script
 from qlgate.errors import CompileError
 from qlgate.lang.parser import parse
-from tests.engine.goldens import check_golden, orphans, read_input
+from tests.goldens import check_golden, orphans, read_input
 
 PLANS = Path(__file__).parent / "goldens" / "plans"
 COMMAND = "QLGATE_UPDATE_GOLDENS=1 python3 -m pytest tests/engine/test_goldens.py tests/tables/test_goldens.py"

@@ -15,8 +15,6 @@ To add a case, write the ``.ql`` file and run that command; goldens/README.md sa
 
 from __future__ import annotations
 
-import difflib
-import os
 from pathlib import Path
 
 import pytest
@@ -24,9 +22,9 @@ import pytest
 from qlgate.errors import QlSyntaxError
 from qlgate.lang.dump import dump
 from qlgate.lang.parser import parse
+from tests.goldens import check_golden, orphans, read_input
 
 GOLDENS = Path(__file__).parent / "goldens"
-UPDATE = os.environ.get("QLGATE_UPDATE_GOLDENS") == "1"
 COMMAND = "QLGATE_UPDATE_GOLDENS=1 python3 -m pytest tests/lang/test_goldens.py"
 
 
@@ -34,50 +32,22 @@ def cases(kind: str) -> list[Path]:
     return sorted((GOLDENS / kind).glob("*.ql"))
 
 
-def read_script(script: Path) -> str:
-    # the script exactly as written: newline="" leaves line endings alone
-    with script.open(encoding="utf-8", newline="") as f:
-        return f.read()
-
-
-def check_golden(expected_file: Path, actual: str) -> None:
-    """Compare with the golden file, or (QLGATE_UPDATE_GOLDENS=1) rewrite it."""
-    if UPDATE:
-        if not expected_file.exists() or expected_file.read_text(encoding="utf-8") != actual:
-            expected_file.write_text(actual, encoding="utf-8")
-        return
-    if not expected_file.exists():
-        pytest.fail(f"{expected_file.name} is missing: run {COMMAND}")
-    expected = expected_file.read_text(encoding="utf-8")
-    if actual != expected:
-        diff = "".join(
-            difflib.unified_diff(
-                expected.splitlines(keepends=True),
-                actual.splitlines(keepends=True),
-                f"{expected_file.name} (golden)",
-                f"{expected_file.name} (now)",
-            )
-        )
-        pytest.fail(f"output differs from {expected_file.name}; if intended, run {COMMAND}\n{diff}", pytrace=False)
-
-
 @pytest.mark.parametrize("script", cases("parse"), ids=lambda p: p.stem)
 def test_script_parses_to_its_golden_ast(script: Path):
-    check_golden(script.with_suffix(".ast"), dump(parse(read_script(script))))
+    check_golden(script.with_suffix(".ast"), dump(parse(read_input(script))), COMMAND)
 
 
 @pytest.mark.parametrize("script", cases("errors"), ids=lambda p: p.stem)
 def test_bad_script_fails_with_its_golden_message(script: Path):
     with pytest.raises(QlSyntaxError) as info:
-        parse(read_script(script), origin=script.name)
-    check_golden(script.with_suffix(".txt"), info.value.pretty() + "\n")
+        parse(read_input(script), origin=script.name)
+    check_golden(script.with_suffix(".txt"), info.value.pretty() + "\n", COMMAND)
 
 
 @pytest.mark.parametrize("kind, output", [("parse", ".ast"), ("errors", ".txt")])
 def test_every_golden_has_its_script(kind: str, output: str):
     """A golden whose script was renamed or deleted would otherwise go stale unnoticed."""
-    orphans = [p.name for p in sorted((GOLDENS / kind).glob(f"*{output}")) if not p.with_suffix(".ql").exists()]
-    assert orphans == []
+    assert orphans(GOLDENS / kind, output, ".ql") == []
 
 
 def test_the_golden_folders_are_found():

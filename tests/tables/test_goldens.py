@@ -37,7 +37,7 @@ from qlgate.tables.files import CodeDirs
 from qlgate.tables.model import compile_table
 from qlgate.tables.request import Outgoing, RequestBuilder, call_params, param_view
 from qlgate.values import MISSING
-from tests.engine.goldens import check_golden, orphans, read_input
+from tests.goldens import check_golden, orphans, read_input
 
 REQUESTS = Path(__file__).parent / "goldens" / "requests"
 COMMAND = "QLGATE_UPDATE_GOLDENS=1 python3 -m pytest tests/engine/test_goldens.py tests/tables/test_goldens.py"

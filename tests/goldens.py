@@ -1,8 +1,8 @@
-"""Golden files for the engine and the tables: an input beside the exact output it
-must produce, compared byte for byte. The mechanism is the parser goldens' (one
-environment variable rewrites every output), so one command regenerates them all:
+"""Golden files for the parser, the engine and the tables: an input beside the exact
+output it must produce, compared byte for byte. One environment variable rewrites
+every output, so one command regenerates them all:
 
-    QLGATE_UPDATE_GOLDENS=1 python3 -m pytest tests/engine/test_goldens.py tests/tables/test_goldens.py
+    QLGATE_UPDATE_GOLDENS=1 python3 -m pytest tests/lang/test_goldens.py tests/engine/test_goldens.py tests/tables/test_goldens.py
 
 Then read ``git diff tests/*/goldens``: the diff is the review of what changed.
 """
