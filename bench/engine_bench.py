@@ -31,9 +31,9 @@ from steal import StealMeter  # noqa: E402
 from qlgate import __version__  # noqa: E402
 from qlgate.engine.engine import Engine  # noqa: E402
 from qlgate.engine.planner import compile_script  # noqa: E402
-from qlgate.tables.request import DEFAULT_ACCEPT  # noqa: E402
 from qlgate.http.client import HttpClient, HttpRequest  # noqa: E402
 from qlgate.lang.parser import parse  # noqa: E402
+from qlgate.tables.request import DEFAULT_ACCEPT  # noqa: E402
 
 TABLES = """
 create table fast on select get from "{config.base}/fast?q={q}" resultset 'items'
@@ -80,7 +80,7 @@ async def bench_overhead(base: str, engine: Engine) -> None:
             async with session.get(f"{base}/fast?q=x") as r:
                 await r.read()
             await engine.execute('return select * from fast where q = "x"')
-        for i in range(3000):
+        for _i in range(3000):
             start = time.perf_counter()
             async with session.get(f"{base}/fast?q=x") as r:
                 await r.json()

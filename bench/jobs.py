@@ -45,6 +45,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import itertools
+
 from qlgate.jobs.archive import Archive
 from qlgate.jobs.ids import IdAllocator
 from qlgate.jobs.model import Job
@@ -369,7 +371,7 @@ def bench_ids(hosts: str, processes: int, batch: int, seconds: float) -> None:
     total = sum(count for count, _, _, _ in results)
     elapsed = max(e for _, e, _, _ in results)
     runs = sorted(tuple(r) for _, _, rs, _ in results for r in rs)
-    overlaps = sum(1 for (a, b), (c, d) in zip(runs, runs[1:]) if c < b)
+    overlaps = sum(1 for (a, b), (c, d) in itertools.pairwise(runs) if c < b)
     print(
         f"ID allocation, {processes} processes, batches of {batch}: {total:,} ids in {elapsed:.2f} s = "
         f"{total / elapsed:,.0f} ids/s (target ≥ 1,000,000); duplicates: {overlaps}; "

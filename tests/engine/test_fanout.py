@@ -14,7 +14,7 @@ def by_id(upstream, delay=0.0):
         "GET",
         "/i",
         lambda req, body: Reply(
-            body=('[{"id": "%s"}]' % req.query["id"]).encode(),
+            body=('[{{"id": "{}"}}]'.format(req.query["id"])).encode(),
             delay=delay,
             status=500 if req.query["id"] == "bad" else 200,
         ),

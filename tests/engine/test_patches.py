@@ -79,7 +79,7 @@ async def test_a_raising_hook_is_a_typed_error(upstream, engine_for):
             "b.py": "def patch_uri(ctx):\n    raise ValueError('no')\n",
         }
     )
-    with pytest.raises(PatchError, match="patch_uri of b .*ValueError: no"):
+    with pytest.raises(PatchError, match=r"patch_uri of b .*ValueError: no"):
         await run(engine, "select * from b")
 
 

@@ -46,7 +46,7 @@ async def test_join_with_a_table_joiner_makes_one_lookup_per_row(upstream, engin
         "GET",
         "/detail",
         lambda req, body: Reply(
-            body=('{"d": {"id": "%s", "stock": %s}}' % (req.query["id"], int(req.query["id"]) * 10)).encode()
+            body=('{{"d": {{"id": "{}", "stock": {}}}}}'.format(req.query["id"], int(req.query["id"]) * 10)).encode()
         ),
     )
     engine = engine_for(

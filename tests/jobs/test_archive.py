@@ -113,7 +113,7 @@ def test_threads_share_one_archive(archive):
                 archive.put_result(job_id, 1, b'{"n": %d}' % job_id)
                 assert archive.get(job_id).id == job_id
                 assert archive.get_result(job_id, 1) == b'{"n": %d}' % job_id
-        except Exception as error:  # reported below, with the thread's own
+        except Exception as error:  # noqa: BLE001 — reported below, with the thread's own
             errors.append(error)
 
     threads = [threading.Thread(target=work, args=(base,)) for base in range(4)]
@@ -457,7 +457,7 @@ def test_finished_jobs_move_to_the_archive_and_stay_queryable(sessions, target):
         job = jobs.get(ids[2])
         assert job.state == "done" and job.result == {"job": ids[2], "vars": {"n": 2}}
         assert [j.id for j in jobs.list(state="done")] == sorted(ids, reverse=True)
-        assert [j.id for j in jobs.list()] == sorted(ids + [later], reverse=True)
+        assert [j.id for j in jobs.list()] == sorted([*ids, later], reverse=True)
         assert jobs.wait([ids[0]], timeout=1)[0].state == "done"
         assert jobs.cancel(ids[1]).state == "done"  # ended already: nothing to cancel
         with pytest.raises(JobNotFound):

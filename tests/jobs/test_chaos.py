@@ -338,7 +338,7 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
         nonlocal refusals
         for i in range(40):
 
-            def submit():
+            def submit(i: int = i) -> int:
                 nonlocal refusals
                 try:
                     return jobs.submit(call(100, f"f{n}-{i}", "c"), types=["partner.c"])

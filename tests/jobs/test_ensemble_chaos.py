@@ -148,7 +148,7 @@ def test_quorum_lost_for_20_seconds_costs_no_session(cluster, ensemble):
     ]
     cluster.wait_for_calls(ids[0])
     leader = ensemble.leader()
-    stopped = [i for i in range(3) if i != leader][:1] + [leader]
+    stopped = [*[i for i in range(3) if i != leader][:1], leader]
     for i in stopped:
         ensemble.stop(i)
     time.sleep(20)

@@ -223,7 +223,7 @@ VALUES = [
     '"%ff"',
     '"http://[::1"',
 ]
-KINDS = list(BODIES) + ["bad-redirect", "missing"]
+KINDS = [*list(BODIES), "bad-redirect", "missing"]
 SHAPES = [
     'x = {v}; return "{{x}}";',
     'x = {v}; return "a{{x}}b";',

@@ -133,7 +133,7 @@ def test_a_callers_job_runs_under_the_adhoc_policy_on_every_zookeeper_worker(tab
             policy={"allowedHosts": [observer.base.split("//")[1]], "inlineTables": False},
         )
         mine = jobs.submit(inline_call(observer.base), types=["t"], max_attempts=1)
-        ended = jobs.wait(callers + [strict, mine], timeout=60)
+        ended = jobs.wait([*callers, strict, mine], timeout=60)
         assert ended[-2].state == "failed" and "inlineTables" in ended[-2].error
         ended = ended[:-2] + ended[-1:]
         for job in ended[:-1]:

@@ -238,7 +238,7 @@ async def test_an_upstream_echoing_a_secret_does_not_hand_it_to_the_caller(gatew
         assert status == 200 and body == {"lt": [{"s": "****"}]}, body  # the script saw only ****
         # an echo that spells it with escapes is masked once decoded
         escaped = "".join(f"\\u{ord(c):04x}" for c in SECRET)
-        upstream.handler("GET", "/echo", lambda req, body: Reply(body=('{"seen": "%s"}' % escaped).encode()))
+        upstream.handler("GET", "/echo", lambda req, body: Reply(body=(f'{{"seen": "{escaped}"}}').encode()))
         status, body = await q(client, oracle)
         assert status == 200 and body == {"lt": [{"s": "****"}]}, body
         # a secret under a public key stays masked in the config a caller's script reads

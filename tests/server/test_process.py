@@ -4,6 +4,7 @@ ends with status 1, and a stop is bounded even for a worker that ignores SIGTERM
 Each case runs the supervisor in a process of its own: it takes over SIGTERM and
 SIGINT, and forks."""
 
+import itertools
 import signal
 import subprocess
 import sys
@@ -89,7 +90,7 @@ def test_a_crash_loop_backs_off_while_the_other_worker_keeps_serving(tmp_path):
     try:
         wait_until(lambda: sum(1 for index, _, _ in started(starts) if index == 1) >= 5)
         loop = [at for index, _, at in started(starts) if index == 1]
-        gaps = [later - earlier for earlier, later in zip(loop, loop[1:])]
+        gaps = [later - earlier for earlier, later in itertools.pairwise(loop)]
         # each start lives 0.1 s, then waits 0.2, 0.4, 0.8, 0.8 s (0.8 the most): no spin
         assert gaps[0] >= 0.25 and gaps[1] >= 0.45 and gaps[2] >= 0.85 and gaps[3] >= 0.85, gaps
         assert gaps[3] < gaps[2] + 1, gaps  # capped, not doubled again

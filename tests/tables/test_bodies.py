@@ -32,7 +32,7 @@ def test_jinja_autoescapes_per_media_type_and_safe_is_raw(tmp_path: Path):
 
 def test_ejs_renders_its_jinja_sibling_or_says_what_is_missing(tmp_path: Path):
     (tmp_path / "a.ejs").write_text("<%= params.x %>")
-    with pytest.raises(TemplateError, match="a.j2"):
+    with pytest.raises(TemplateError, match=r"a\.j2"):
         BodyTemplate.load("a.ejs", "application/json", None, CodeDirs.of([tmp_path]))
     (tmp_path / "a.j2").write_text("{{ params.x }}")
     assert BodyTemplate.load("a.ejs", "application/json", None, CodeDirs.of([tmp_path])).engine == "jinja"

@@ -26,7 +26,7 @@ def test_suffix_resolution_and_ambiguity(tmp_path):
     assert problems == []
     assert registry.get("trading.AddToWatchList").name == "ebay.trading.AddToWatchList"
     assert registry.get("AddToWatchList").mappings["insert"].uri.raw == "http://gw"  # {config} at load time
-    with pytest.raises(AmbiguousTable, match="ebay.shopping.GetItem, ebay.trading.GetItem"):
+    with pytest.raises(AmbiguousTable, match=r"ebay\.shopping\.GetItem, ebay\.trading\.GetItem"):
         registry.get("GetItem")
     with pytest.raises(TableNotFound, match="No such table nope"):
         registry.get("nope")
