@@ -224,6 +224,12 @@ class Trust:
                         line=line,
                         clause=clause,
                     )
+            if m.credential is not None:
+                raise CallerScriptRefused(
+                    "'using auth' is not allowed in ad-hoc scripts: they may not use the deployer's credentials",
+                    line=line,
+                    clause="using auth",
+                )
             for text in (m.uri, *(p.name for p in (*m.headers, *m.defaults, *m.aliases))):
                 self._check_template(parse_template(text), line)
             for pair in m.headers:

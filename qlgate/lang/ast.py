@@ -198,6 +198,7 @@ class MappingDef:
     patch: str | None = None
     body: BodySpec | None = None
     auth: str | None = None
+    credential: str | None = None  # ``using auth 'name'``: an entry of config ``auth`` (OAuth2)
     resultset: str | None = None
     expires: int | None = None
     expect: tuple[tuple[str, bool], ...] = ()

@@ -97,6 +97,7 @@ class Mapping:
     expires: int | None
     block_merge: bool
     operation: str | None = None
+    credential: str | None = None  # ``using auth 'name'``: the config ``auth`` entry whose token it sends
     definition: ast.MappingDef | None = None
     echo_risk: bool | None = field(default=None, repr=False, compare=False)  # see may_echo_secret
 
@@ -112,6 +113,7 @@ class Mapping:
             self.echo_risk = (
                 self.patch is not None
                 or self.auth is not None
+                or self.credential is not None
                 or any("config" in t or secrets.mask(t) != t for t in texts)
             )
         return self.echo_risk
@@ -197,6 +199,7 @@ def compile_table(
             expires=m.expires,
             block_merge=any(t.block for t in uri.tokens) or bool(body and body.foreach),
             operation=m.operation,
+            credential=m.credential,
             definition=m,
         )
     return Table(

@@ -88,6 +88,9 @@ class DeclarationRules(Rules):
     def c_auth(self, meta: Meta, c: Children) -> Clause:
         return ("auth", lit.unquote(c[-1]))
 
+    def c_credential(self, meta: Meta, c: Children) -> Clause:
+        return ("credential", lit.unquote(c[0]))
+
     def c_resultset(self, meta: Meta, c: Children) -> Clause:
         return ("resultset", lit.unquote(c[0]))
 
