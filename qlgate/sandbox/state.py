@@ -85,6 +85,58 @@ class Item:
 
 
 @dataclass
+class Category:
+    """A node of the category tree (Taxonomy, GetCategories, Finding's categoryId)."""
+
+    category_id: str
+    name: str
+    parent_id: str | None = None  # None: a top-level category
+    level: int = 1
+    leaf: bool = True
+
+
+@dataclass
+class LineItem:
+    line_item_id: str
+    item_id: str
+    title: str
+    quantity: int
+    price: float  # unit price
+    currency: str = "USD"
+    sku: str | None = None
+
+
+@dataclass
+class Shipment:
+    """A shipping fulfillment: what was shipped, how, and with which tracking number."""
+
+    fulfillment_id: str
+    line_item_ids: list[str]
+    carrier: str
+    tracking_number: str
+    shipped: str  # stamp()
+
+
+@dataclass
+class Order:
+    """One purchase, however it was made (Trading's buy/win, an offer bought through
+    REST): seen by Trading GetOrders and Fulfillment getOrders alike."""
+
+    order_id: str
+    buyer: str
+    seller: str
+    line_items: list[LineItem]
+    created: str  # stamp()
+    status: str = "NOT_STARTED"  # NOT_STARTED | IN_PROGRESS | FULFILLED (Fulfillment's orderFulfillmentStatus)
+    paid: bool = True
+    shipments: list[Shipment] = field(default_factory=list)
+
+    @property
+    def total(self) -> float:
+        return round(sum(li.price * li.quantity for li in self.line_items), 2)
+
+
+@dataclass
 class Product:
     product_id: str
     owner: str
@@ -131,6 +183,9 @@ class Marketplace:
         self.products: dict[str, Product] = {}
         self.next_item = 110096039601
         self.next_product = 5027985010
+        self.categories: dict[str, Category] = {}
+        self.orders: dict[str, Order] = {}
+        self.next_order = 1
 
     # ---------------------------------------------------------------- users
     def user_for_token(self, token: str | None) -> User | None:
@@ -195,3 +250,31 @@ class Marketplace:
         product = Product(product_id, owner, {**details, "ProductID": product_id})
         self.products[product_id] = product
         return product
+
+    # ---------------------------------------------------------------- orders
+    def buy(self, item: Item, buyer: str, quantity: int = 1, price: float | None = None) -> Order:
+        """Record a purchase of ``quantity`` of ``item`` by ``buyer`` (at ``price``, default
+        the item's current price): an Order, the item's stock and status updated."""
+        order_id = f"{self.next_order:02d}-{10000 + self.next_order:05d}-{20000 + self.next_order:05d}"
+        line = LineItem(
+            f"{10000000000 + self.next_order}",
+            item.item_id,
+            item.title,
+            quantity,
+            item.price if price is None else price,
+            item.currency,
+        )
+        self.next_order += 1
+        order = Order(order_id, buyer, item.seller, [line], stamp())
+        self.orders[order_id] = order
+        item.quantity_sold += quantity
+        if item.quantity_sold >= item.quantity:
+            item.status = "Completed"
+        return order
+
+    def orders_of(self, *, seller: str | None = None, buyer: str | None = None) -> list[Order]:
+        return [
+            o
+            for o in self.orders.values()
+            if (seller is None or o.seller == seller) and (buyer is None or o.buyer == buyer)
+        ]
