@@ -1,7 +1,9 @@
-"""Offline by default: with ``"ebay": {"emulator": "auto"}`` in the config and no
-eBay credentials set, ``qlgate run`` and ``qlgate serve`` start the built-in
-emulator and point every eBay table at it (``"always"`` forces it, ``"off"``
-never starts it)."""
+"""Offline by default: with ``"ebay": {"environment": "auto"}`` in the config
+(or nothing) and no eBay credentials set, ``qlgate run`` and ``qlgate serve``
+start the built-in emulator and point every eBay table at it; ``emulator``
+forces it, ``sandbox`` and ``production`` talk to eBay's own
+(qlgate.ebay.environments). The older ``"emulator": "always" | "auto" | "off"``
+still works."""
 
 from __future__ import annotations
 
@@ -9,19 +11,28 @@ import copy
 from typing import Any
 
 from ..config import Config
+from ..ebay.environments import resolved_environment, with_endpoints
 from .app import RunningSandbox
 
 
 def wants_emulator(config: Config) -> bool:
-    mode = str((config.data.get("ebay") or {}).get("emulator", "off")).lower()
-    if mode == "always":
-        return True
-    if mode != "auto":
+    """Does the config ask for the built-in emulator (``ebay.environment``
+    ``emulator``, or ``auto`` without eBay credentials)? A config without an
+    ``ebay`` section never does."""
+    if "ebay" not in config.data:
         return False
-    ebay = (config.data.get("tables") or {}).get("ebay") or {}
-    token = (ebay.get("trading") or {}).get("eBayAuthToken")
-    app = (ebay.get("finding") or {}).get("appname")
-    return not token and not app
+    return resolved_environment(config.data) == "emulator"
+
+
+def with_ebay_endpoints(config: Config) -> Config:
+    """For ``production`` and ``sandbox``: the config with that environment's eBay
+    endpoints filled in where it leaves them empty (qlgate.ebay.environments)."""
+    if "ebay" not in config.data:
+        return config
+    environment = resolved_environment(config.data)
+    if environment == "emulator":
+        return config
+    return Config.from_dict(with_endpoints(config.data, environment), env={}, path=config.path, secrets=config.secrets)
 
 
 def merge_config(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
@@ -38,7 +49,7 @@ def merge_config(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 async def start_if_wanted(config: Config) -> tuple[Config, RunningSandbox | None]:
     """The config to run with, and the emulator started for it (or None)."""
     if not wants_emulator(config):
-        return config, None
+        return with_ebay_endpoints(config), None
     sandbox = await RunningSandbox().start()
     return Config.from_dict(
         merge_config(config.data, sandbox.config()), env={}, path=config.path, secrets=config.secrets

@@ -86,10 +86,10 @@ def _shared_emulator(config: Any) -> tuple[Any, Any]:
     from ..config import Config
     from ..ports import free_port
     from ..sandbox.app import emulator_config
-    from ..sandbox.auto import merge_config, wants_emulator
+    from ..sandbox.auto import merge_config, wants_emulator, with_ebay_endpoints
 
     if not wants_emulator(config):
-        return config, None
+        return with_ebay_endpoints(config), None
     port = free_port()
     config = Config.from_dict(
         merge_config(config.data, emulator_config(f"http://127.0.0.1:{port}")),
