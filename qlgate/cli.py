@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._version import __version__
-from .commands import authoring, sandbox, script
+from .commands import auth, authoring, sandbox, script
 from .commands.report import fail
 from .errors import QlError
 from .jobs import cli as jobs
@@ -85,6 +85,13 @@ COMMANDS: tuple[Command, ...] = (
         daemons.run_limiter,
     ),
     Command("jobs", "submit, watch, cancel and limit jobs", jobs.DESCRIPTION, jobs.add_arguments, jobs.run_jobs),
+    Command(
+        "auth",
+        "log in to an OAuth2 credential (config auth), list their tokens",
+        auth.DESCRIPTION,
+        auth.add_arguments,
+        auth.run,
+    ),
 )
 
 

@@ -22,6 +22,10 @@ _SECRET_KEY = re.compile(
     re.I,
 )
 MASK = "****"
+# keys named like a secret that hold none: where an OAuth2 credential (config ``auth``)
+# asks for its token, and the file its refresh token is kept in (the secrets beside them,
+# clientSecret and refreshToken, stay secrets)
+_NOT_SECRET_KEY = frozenset({"tokenUrl", "refreshTokenFile"})
 
 
 def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "") -> Any:
@@ -38,7 +42,8 @@ def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "
             return env.get(m.group(1), m.group(2) or "")
 
         out = _ENV.sub(repl, value)
-        if out and (_SECRET_KEY.search(key) or (from_env and _SECRET_KEY.search(value))):
+        named_secret = _SECRET_KEY.search(key) is not None and key not in _NOT_SECRET_KEY
+        if out and (named_secret or (from_env and _SECRET_KEY.search(value))):
             secrets.add(out)
         return out
     return value
@@ -117,16 +122,35 @@ class Secrets:
     """Masks secret values wherever text leaves the engine."""
 
     def __init__(self, values: set[str] | None = None):
-        self.values = sorted((v for v in (values or set()) if len(v) >= 4), key=len, reverse=True)
+        self._set(values or set())
+
+    def _set(self, values: set[str]) -> None:
+        values = {v for v in values if len(v) >= 4}
         # each secret as written, and as it appears in a URL: percent-encoded throughout,
-        # or as encodeURIComponent leaves it (URI templates), or as a form encodes it
-        self._forms = list(
+        # or as encodeURIComponent leaves it (URI templates), or as a form encodes it.
+        # Both lists are replaced whole, never changed in place: a thread masking while
+        # another adds a secret reads the old lists or the new ones
+        forms = list(
             dict.fromkeys(
                 form
-                for v in self.values
+                for v in sorted(values, key=len, reverse=True)
                 for form in (v, quote(v, safe=""), quote(v, safe="-_.!~*'()"), quote_plus(v, safe=""))
             )
         )
+        self.values = sorted(values, key=len, reverse=True)
+        self._forms = forms
+
+    def add(self, value: str) -> None:
+        """A secret learnt at run time (an OAuth2 access token, ``qlgate.oauth``): masked
+        from now on wherever the config's own are."""
+        if len(value) >= 4 and value not in self.values:
+            self._set({*self.values, value})
+
+    def discard(self, value: str) -> None:
+        """Forget a run-time secret no longer in use (an access token long replaced), so
+        the list a mask walks stays short on a gateway that runs for months."""
+        if value in self.values:
+            self._set(set(self.values) - {value})
 
     def mask(self, text: str) -> str:
         if not self._forms or not isinstance(text, str):

@@ -37,6 +37,19 @@ class RequestInfo:
     route_params: dict[str, Any] = field(default_factory=dict)
 
 
+class Credentials(Protocol):
+    """The OAuth2 access tokens of config ``auth`` entries (``qlgate.oauth.manager``)."""
+
+    async def access_token(self, name: str) -> str:
+        """A token for entry ``name`` good for a while yet (fetched once for all who wait)."""
+
+    async def renew(self, name: str, rejected: str) -> str:
+        """A token to retry with after an upstream refused ``rejected``."""
+
+    def current(self, name: str) -> str | None:
+        """The token last handed out for ``name``; None before the first."""
+
+
 class RunContext(Protocol):
     """What one statement may use of the run executing it."""
 
@@ -58,6 +71,8 @@ class RunContext(Protocol):
     def request_id(self) -> str | None: ...
     @property
     def vars(self) -> dict[str, Any]: ...
+    @property
+    def credentials(self) -> Credentials: ...
 
     # ---- scope (spec §5.2)
     def lookup(self, name: str) -> Any:
@@ -108,6 +123,8 @@ class EngineServices(Protocol):
     def http(self) -> HttpClient: ...
     @property
     def routes(self) -> Sequence[Route]: ...
+    @property
+    def credentials(self) -> Credentials: ...
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names."""

@@ -24,6 +24,7 @@ from ..http.client import HttpClient
 from ..lang import ast
 from ..lang.parser import parse
 from ..lang.walk import walk
+from ..oauth.manager import TokenManager
 from ..routes import Route, load_routes_dir
 from ..tables.files import CodeDirs
 from ..tables.model import Table, compile_table
@@ -81,6 +82,9 @@ class Engine:
             [self.tables_dir], roots=[self.routes_dir, *settings.patch_paths, *settings.udf_paths]
         )
         self.http = HttpClient(max_response_bytes=settings.max_response_bytes)
+        # the OAuth2 tokens of config ``auth`` (``using auth 'NAME'``): nothing is read or
+        # fetched until a table or a patch asks for one
+        self.credentials = TokenManager(self.config, self.http)
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0
         self._cache_size = cache_size
@@ -220,6 +224,12 @@ class Engine:
             error.warnings = [self.config.secrets.mask(w) for w in run.warnings]
             raise
         return Result(value, headers, run.diagnostics, run.warnings)
+
+    async def access_token(self, name: str) -> str:
+        """An OAuth2 access token for the config ``auth`` entry ``name``, as tables with
+        ``using auth 'NAME'`` send it (cached, shared, fetched once for all who wait).
+        It is masked in everything the engine shows; keep it out of what you show."""
+        return await self.credentials.access_token(name)
 
     async def close(self) -> None:
         await self.http.close()

@@ -62,6 +62,7 @@ class Run:
         self.config = engine.config
         self.settings = engine.config.settings
         self.secrets = engine.config.secrets
+        self.credentials = engine.credentials
         self.request = request
         self.request_id = request_id
         self.trust = trust or Trust.deployer()

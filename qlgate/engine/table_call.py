@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import FanOutLimit, QlError
-from ..http.client import HttpRequest
+from ..http.client import HttpRequest, HttpResponse
+from ..oauth.rejection import token_rejected
 from ..tables.call import CallHooks, mapping_for
 from ..tables.model import Table
 from ..tables.params import ParamView
@@ -57,6 +58,7 @@ class TableCall:
             variables=run.readonly_vars(),
             request=run.request,
             warn=run.warn,
+            tokens=self._access_token,
         )
         self.builder = RequestBuilder(
             self.hooks,
@@ -69,6 +71,8 @@ class TableCall:
         secrets = run.secrets
         # a caller's script must not read a secret an upstream echoes back (tables/response.py)
         self.mask_echoes = bool(run.trust.is_caller and secrets.values and mapping.may_echo_secret(secrets))
+        # an OAuth2 access token is never the script's to read, whoever wrote the script
+        self.mask_echoes = self.mask_echoes or mapping.credential is not None
         self._occurrences: dict[tuple, int] = {}
         self._window: SendWindow | None = None  # bounds requests in flight, not local work
 
@@ -110,22 +114,49 @@ class TableCall:
         return relational.merge_results(results, block)
 
     async def _one(self, uri_text: str, view: ParamView) -> Any:
-        window = self._window
         request = await self.builder.build(uri_text, view)
-        occurrence = self._occurrence(request)
-        coalesce = self.kind == "select"
-        send = self.run.send
-        if window is None:
-            response = await send(request, coalesce=coalesce, table=self.table.name, occurrence=occurrence)
-        else:
-            async with window:
-                response = await send(request, coalesce=coalesce, table=self.table.name, occurrence=occurrence)
-            await window.sends_first()
-        result = await read_answer(response, view, self.hooks, self.run.secrets, mask_echoes=self.mask_echoes)
+        response = await self._send(request)
+        hooks = self.hooks
+        if response.status == 401 and hooks.credentials_used and token_rejected(response):
+            # the access token was refused (expired early, revoked): renew it once for all
+            # the calls refused with it, and try again once with the new one
+            await self._renew(request)
+            request = await self.builder.build(uri_text, view)
+            response = await self._send(request)
+        result = await read_answer(
+            response, view, hooks, self.run.secrets, mask_echoes=self.mask_echoes or bool(hooks.credentials_used)
+        )
         if self.project is not None:
             result = self.project(result)
         self.run.note_size(result, len(response.body))  # a tree no bigger than its answer
         return result
+
+    async def _send(self, request: HttpRequest) -> HttpResponse:
+        occurrence = self._occurrence(request)
+        coalesce = self.kind == "select"
+        send, window = self.run.send, self._window
+        if window is None:
+            return await send(request, coalesce=coalesce, table=self.table.name, occurrence=occurrence)
+        async with window:
+            response = await send(request, coalesce=coalesce, table=self.table.name, occurrence=occurrence)
+        await window.sends_first()
+        return response
+
+    async def _access_token(self, name: str) -> str:
+        return await self.run.credentials.access_token(name)
+
+    async def _renew(self, request: HttpRequest) -> None:
+        """Renew each credential whose current token this request carried; one whose
+        token has changed since the request was built needs nothing (the rebuilt
+        request takes the new one)."""
+        credentials = self.run.credentials
+        sent = list(request.headers.values())
+        for name in sorted(self.hooks.credentials_used):
+            current = credentials.current(name)
+            if current is None:
+                continue
+            if any(current in value for value in sent) or (request.body and current.encode() in request.body):
+                await credentials.renew(name, current)
 
     def _occurrence(self, request: HttpRequest) -> int:
         """Identical reads of different statements share one call; a statement that

@@ -9,11 +9,11 @@ tables side can be driven — and tested — without an engine.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from collections.abc import Mapping as MappingType
 from typing import Any
 
-from ..errors import UnsupportedVerb
+from ..errors import AuthRejected, UnsupportedVerb
 from .model import Mapping, Table
 from .params import ParamView
 from .patches import HookContext
@@ -36,7 +36,11 @@ def mapping_for(table: Table, kind: str) -> Mapping:
 class CallHooks:
     """The hooks of one call: the mapping's patch, called with a ``ctx`` that holds
     the table, the statement, the parameters, config, the script's variables
-    (read-only), the incoming request and a ``log``."""
+    (read-only), the incoming request, a ``log`` and ``access_token``.
+
+    ``tokens``: where OAuth2 access tokens come from (the engine's token manager);
+    ``credentials_used`` names every credential a request of this call carried a
+    token of, so the call knows what to renew when an upstream refuses one."""
 
     def __init__(
         self,
@@ -50,6 +54,7 @@ class CallHooks:
         variables: MappingType[str, Any] | None = None,
         request: Any = None,
         warn: Callable[[str], None] | None = None,
+        tokens: Callable[[str], Awaitable[str]] | None = None,
     ):
         self.table, self.mapping, self.patch = table, mapping, mapping.patch
         self.statement, self.limit, self.offset = statement, limit, offset
@@ -57,6 +62,8 @@ class CallHooks:
         self.variables = variables if variables is not None else {}
         self.request = request
         self._warn = warn
+        self._tokens = tokens
+        self.credentials_used: set[str] = set()
 
     def has(self, hook: str) -> bool:
         return self.patch is not None and self.patch.has(hook)
@@ -75,8 +82,17 @@ class CallHooks:
             vars=self.variables,
             request=self.request,
             log=self.log,
+            access_token=self.access_token,
             **extra,
         )
+
+    async def access_token(self, name: str) -> str:
+        """``ctx.access_token(name)``: an OAuth2 access token of the config ``auth``
+        entry ``name`` (what ``using auth 'name'`` sends as ``Authorization: Bearer``)."""
+        if self._tokens is None:
+            raise AuthRejected(f"{self.table.name}: no OAuth2 credentials here (auth entry '{name}')")
+        self.credentials_used.add(name)
+        return await self._tokens(name)
 
     def log(self, level: str, message: str) -> None:
         """``ctx.log``: warnings and errors join the run's warnings."""

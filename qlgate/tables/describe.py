@@ -74,6 +74,8 @@ def describe_table(table: Table, routes: Sequence[Route], secrets: Secrets) -> d
                 described["body"]["foreach"] = mapping.body.foreach
         if mapping.patch is not None:
             described["patch"] = mapping.patch.file
+        if mapping.credential is not None:
+            described["auth"] = mapping.credential  # the config entry's name: its tokens are never shown
         out[kind] = described
     return out
 

@@ -78,6 +78,12 @@ class BodyParts(Protocol):
 
     type: Annotated[str | None, "its media type"]
     content: Annotated[str | None, "its text; None when the mapping has no body template"]
+    opaque: Annotated[
+        str | None,
+        "the text of an opaque insert (`insert into t values ('…')`), which replaces the body after "
+        'this hook and is sent as it is; the hook may amend it by returning `{"opaque": text}`. '
+        "None for other statements",
+    ]
 
 
 class Context(Protocol):
@@ -103,6 +109,16 @@ class Context(Protocol):
     def log(self, level: str, message: str) -> None:
         """`"warn"`, `"warning"` or `"error"`: the message joins the run's warnings
         (answered with the result, printed by `qlgate run`); other levels are dropped."""
+        ...
+
+    async def access_token(self, name: str) -> str:
+        """`await ctx.access_token("ebay.user")`: an OAuth2 access token of the config
+        `auth` entry `name` — the one `using auth 'name'` sends as `Authorization: Bearer`,
+        cached, shared and fetched once for all who wait — for a patch that sends it
+        elsewhere (eBay Trading's `X-EBAY-API-IAF-TOKEN`). When an upstream answers 401
+        because a token was refused, the statement renews the credentials its requests
+        asked for this way and sends again once. Tokens are masked in results, errors,
+        diagnostics and logs; never log one yourself."""
         ...
 
 
@@ -189,8 +205,8 @@ class HookSpec:
         return _attributes(self.context, stop=Context)
 
     def ctx_names(self) -> frozenset[str]:
-        """Every name its ``ctx`` holds: ``Context``'s (``log`` too) and its own."""
-        return frozenset(name for name, _, _ in _attributes(self.context)) | {"log"}
+        """Every name its ``ctx`` holds: ``Context``'s (its methods too) and its own."""
+        return frozenset(name for name, _, _ in _attributes(self.context)) | {"log", "access_token"}
 
 
 HOOKS: dict[str, HookSpec] = {}
@@ -345,6 +361,9 @@ def render() -> str:
     out += ["", "## What every hook's `ctx` holds", ""]
     out += _table(_attributes(Context))
     out += [f"| `ctx.log(level, message)` | method | {' '.join((inspect.getdoc(Context.log) or '').split())} |"]
+    out += [
+        f"| `ctx.access_token(name)` | async method | {' '.join((inspect.getdoc(Context.access_token) or '').split())} |"
+    ]
     for protocol, prefix in ((TableInfo, "ctx.table."), (StatementInfo, "ctx.statement.")):
         out += ["", f"### `{prefix[:-1]}`", "", (inspect.getdoc(protocol) or "").replace("``", "`"), ""]
         out += _table(_attributes(protocol), prefix)

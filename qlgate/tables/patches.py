@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlsplit, urlunsplit
 
-from ..errors import PatchError, QlError
+from ..errors import AuthRejected, PatchError, QlError
 from .files import CodeDirs
 
 if TYPE_CHECKING:
@@ -163,6 +163,10 @@ class HookContext:
         logging.getLogger("qlgate.patch").log(
             {"error": logging.ERROR, "warn": logging.WARNING}.get(level, logging.INFO), message
         )
+
+    async def access_token(self, name: str) -> str:
+        """Where the engine passes no ``access_token`` of its own (a UDF's ``ctx``)."""
+        raise AuthRejected(f"no OAuth2 credentials here (auth entry '{name}'): only a table's hooks get tokens")
 
     def __repr__(self) -> str:
         return f"HookContext({', '.join(sorted(self.__dict__))})"

@@ -182,6 +182,9 @@ class RequestBuilder:
         if mapping.auth is not None and not await hooks.authenticate(view):
             raise AuthRejected(f"authentication for {name} was refused")
         draft.headers = self.headers(view)
+        if mapping.credential is not None and "authorization" not in draft.headers:
+            # ``using auth 'NAME'``: before patch_headers, which may move it (eBay Trading's IAF header)
+            draft.headers["authorization"] = "Bearer " + await hooks.access_token(mapping.credential)
         has_patch = hooks.patch is not None  # most tables have no patch: one test for all hooks
         if has_patch and hooks.has("patch_headers"):
             result = await hooks.call("patch_headers", view, uri=draft.uri, headers=draft.headers)
@@ -245,10 +248,13 @@ class RequestBuilder:
                 content = render_mustache(str(supplied["content"]), {"params": params, **extra}, body_type)
             elif template is not None:
                 content = template.render(view, params, extra)
+        opaque_text = self.opaque if isinstance(self.opaque, str) else None
         if hooks.has("patch_body"):
-            body = HookContext(type=body_type, content=content)
+            body = HookContext(type=body_type, content=content, opaque=opaque_text)
             result = await hooks.call("patch_body", view, uri=draft.uri, headers=draft.headers, body=body)
-            if isinstance(result, (tuple, list)) and len(result) == 2:
+            if opaque_text is not None and isinstance(result, dict) and isinstance(result.get("opaque"), str):
+                self.opaque = result["opaque"]  # the hook amended the opaque value (eBay: credentials)
+            elif isinstance(result, (tuple, list)) and len(result) == 2:
                 body_type, content = result[0], result[1]
             elif isinstance(result, dict):
                 body_type, content = result.get("type", body_type), result.get("content", content)

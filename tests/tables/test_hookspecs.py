@@ -95,7 +95,7 @@ async def test_each_hooks_ctx_holds_what_the_registry_declares(upstream, engine_
     assert set(seen) - {"patch_body.body"} == called  # one request meets every hook called
     for name in called:
         assert set(seen[name]) == HOOKS[name].ctx_names(), name
-    assert seen["patch_body.body"] == ["content", "type"]
+    assert seen["patch_body.body"] == ["content", "opaque", "type"]
     # the types the registry declares, where a value's class names them
     for name, spec in HOOKS.items():
         for attribute, declared, _ in spec.attributes() if spec.called else ():
