@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._version import __version__
-from .commands import auth, authoring, sandbox, script
+from .commands import auth, authoring, importing, sandbox, script
 from .commands.report import fail
 from .errors import QlError
 from .jobs import cli as jobs
@@ -61,6 +61,13 @@ COMMANDS: tuple[Command, ...] = (
         authoring.DESCRIBE,
         authoring.add_describe_arguments,
         authoring.describe,
+    ),
+    Command(
+        "import",
+        "write tables from an OpenAPI 3.x or Swagger 2 spec",
+        importing.DESCRIPTION,
+        importing.add_arguments,
+        importing.run,
     ),
     Command(
         "sandbox",

@@ -23,6 +23,7 @@ from ..errors import QlError
 from ..lang.templates import TemplateSyntaxError, parse_template
 from ..values import MISSING, is_scalar, to_text, truthy
 from .files import CodeDirs, read_text
+from .json_body import FILTERS as JSON_FILTERS
 from .params import ParamView
 from .uri_template import format_form
 
@@ -153,6 +154,7 @@ def _jinja_env(search_path: str, media_type_family: str) -> jinja2.Environment:
         undefined=_Undefined,
         keep_trailing_newline=True,
     )
+    env.filters.update(JSON_FILTERS)  # field / json_body: typed JSON bodies (json_body.py)
     return env
 
 

@@ -1,0 +1,14 @@
+-- Get deal items
+-- GET /deal_item (operation getDealItems); the resultset is the `dealItems` array.
+-- Paging: limit → limit, offset → offset.
+-- Auth: the config auth entry 'ebay.app' (scopes: https://api.ebay.com/oauth/api_scope/buy.deal).
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: category_ids (query), commissionable (query), delivery_country (query), limit (query),
+--          offset (query), marketplace (header X-EBAY-C-MARKETPLACE-ID)
+create table ebay.buy.deal.getDealItems
+  on select get from "{config.tables.ebay.rest.hosts.api}/buy/deal/v1/deal_item?category_ids={category_ids}&commissionable={commissionable}&delivery_country={delivery_country}&limit={limit}&offset={offset}"
+     using headers 'X-EBAY-C-MARKETPLACE-ID' = '{marketplace}'
+     using defaults marketplace = "{config.tables.ebay.rest.marketplace}"
+     using patch '../../rest.py'
+     using auth 'ebay.app'
+     resultset 'dealItems'

@@ -1,0 +1,9 @@
+-- Place order
+-- POST /checkout_session/{checkoutSessionId}/place_order (operation placeOrder).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/buy.order).
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^checkoutSessionId (path)
+create table ebay.buy.order.placeOrder
+  on insert post to "{config.tables.ebay.rest.hosts.apix}/buy/order/v1/checkout_session/{^checkoutSessionId}/place_order"
+     using patch '../../rest.py'
+     using auth 'ebay.user'

@@ -1,0 +1,12 @@
+-- Update quantity
+-- POST /checkout_session/{checkoutSessionId}/update_quantity (operation updateQuantity).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/buy.order).
+-- Body (application/json) from the columns through updateQuantity.j2 (dotted paths, typed per the
+-- schema, absent ones left out); one value and no columns is sent as it is.
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^checkoutSessionId (path), lineItemId, quantity
+create table ebay.buy.order.updateQuantity
+  on insert post to "{config.tables.ebay.rest.hosts.apix}/buy/order/v1/checkout_session/{^checkoutSessionId}/update_quantity"
+     using bodyTemplate 'updateQuantity.j2' type 'application/json'
+     using patch '../../rest.py'
+     using auth 'ebay.user'

@@ -1,0 +1,13 @@
+-- Update shipping address
+-- POST /checkout_session/{checkoutSessionId}/update_shipping_address (operation updateShippingAddress).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/buy.order).
+-- Body (application/json) from the columns through updateShippingAddress.j2 (dotted paths, typed
+-- per the schema, absent ones left out); one value and no columns is sent as it is.
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^checkoutSessionId (path), addressLine1, addressLine2, city, country, county,
+--          phoneNumber, postalCode, recipient, stateOrProvince
+create table ebay.buy.order.updateShippingAddress
+  on insert post to "{config.tables.ebay.rest.hosts.apix}/buy/order/v1/checkout_session/{^checkoutSessionId}/update_shipping_address"
+     using bodyTemplate 'updateShippingAddress.j2' type 'application/json'
+     using patch '../../rest.py'
+     using auth 'ebay.user'

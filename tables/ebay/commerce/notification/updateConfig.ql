@@ -1,0 +1,12 @@
+-- Update config
+-- PUT /config (operation updateConfig).
+-- Auth: the config auth entry 'ebay.app' (scopes: https://api.ebay.com/oauth/api_scope).
+-- Body (application/json) from the columns through updateConfig.j2 (dotted paths, typed per the
+-- schema, absent ones left out); one value and no columns is sent as it is.
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: alertEmail
+create table ebay.commerce.notification.updateConfig
+  on update put to "{config.tables.ebay.rest.hosts.api}/commerce/notification/v1/config"
+     using bodyTemplate 'updateConfig.j2' type 'application/json'
+     using patch '../../rest.py'
+     using auth 'ebay.app'

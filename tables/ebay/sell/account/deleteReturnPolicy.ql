@@ -1,0 +1,9 @@
+-- Delete return policy
+-- DELETE /return_policy/{return_policy_id} (operation deleteReturnPolicy).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.account).
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^return_policy_id (path)
+create table ebay.sell.account.deleteReturnPolicy
+  on delete delete "{config.tables.ebay.rest.hosts.api}/sell/account/v1/return_policy/{^return_policy_id}"
+     using patch '../../rest.py'
+     using auth 'ebay.user'

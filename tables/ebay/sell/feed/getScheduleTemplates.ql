@@ -1,0 +1,11 @@
+-- Get schedule templates
+-- GET /schedule_template (operation getScheduleTemplates); the resultset is the `scheduleTemplates` array.
+-- Paging: limit → limit, offset → offset.
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.inventory https://api.ebay.com/oauth/api_scope/sell.fulfillment https://api.ebay.com/oauth/api_scope/sell.marketing https://api.ebay.com/oauth/api_scope/commerce.catalog.readonly https://api.ebay.com/oauth/api_scope/sell.analytics.readonly).
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^feed_type (query), limit (query), offset (query)
+create table ebay.sell.feed.getScheduleTemplates
+  on select get from "{config.tables.ebay.rest.hosts.api}/sell/feed/v1/schedule_template?feed_type={^feed_type}&limit={limit}&offset={offset}"
+     using patch '../../rest.py'
+     using auth 'ebay.user'
+     resultset 'scheduleTemplates'

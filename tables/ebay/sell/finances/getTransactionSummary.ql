@@ -1,0 +1,9 @@
+-- Get transaction summary
+-- GET /transaction_summary (operation getTransactionSummary).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.finances).
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: filter (query)
+create table ebay.sell.finances.getTransactionSummary
+  on select get from "{config.tables.ebay.rest.hosts.apiz}/sell/finances/v1/transaction_summary?filter={filter}"
+     using patch '../../rest.py'
+     using auth 'ebay.user'

@@ -1,0 +1,17 @@
+-- Accept payment dispute
+-- POST /payment_dispute/{payment_dispute_id}/accept (operation acceptPaymentDispute).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.payment.dispute).
+-- Body (application/json) from the columns through acceptPaymentDispute.j2 (dotted paths, typed
+-- per the schema, absent ones left out); one value and no columns is sent as it is.
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^payment_dispute_id (path), returnAddress.addressLine1, returnAddress.addressLine2,
+--          returnAddress.city, returnAddress.country, returnAddress.county,
+--          returnAddress.fullName, returnAddress.postalCode,
+--          returnAddress.primaryPhone.countryCode, returnAddress.primaryPhone.number,
+--          returnAddress.stateOrProvince, revision
+create table ebay.sell.fulfillment.acceptPaymentDispute
+  on insert post to "{config.tables.ebay.rest.hosts.apiz}/sell/fulfillment/v1/payment_dispute/{^payment_dispute_id}/accept"
+     using headers 'Content-Type' = 'application/json'
+     using bodyTemplate 'acceptPaymentDispute.j2' type 'application/json'
+     using patch '../../rest.py'
+     using auth 'ebay.user'

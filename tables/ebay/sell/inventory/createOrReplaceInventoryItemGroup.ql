@@ -1,0 +1,17 @@
+-- Create or replace inventory item group
+-- PUT /inventory_item_group/{inventoryItemGroupKey} (operation createOrReplaceInventoryItemGroup).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.inventory).
+-- Body (application/json) from the columns through createOrReplaceInventoryItemGroup.j2 (dotted
+-- paths, typed per the schema, absent ones left out); one value and no columns is sent as it is.
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: contentLanguage (header Content-Language), ^inventoryItemGroupKey (path), aspects,
+--          description, imageUrls, inventoryItemGroupKey, subtitle, title, variantSKUs,
+--          variesBy.aspectsImageVariesBy, variesBy.specifications, videoIds
+create table ebay.sell.inventory.createOrReplaceInventoryItemGroup
+  on update put to "{config.tables.ebay.rest.hosts.api}/sell/inventory/v1/inventory_item_group/{^inventoryItemGroupKey}"
+     using headers 'Content-Type' = 'application/json',
+                   'Content-Language' = '{contentLanguage}'
+     using defaults contentLanguage = "en-US"
+     using bodyTemplate 'createOrReplaceInventoryItemGroup.j2' type 'application/json'
+     using patch '../../rest.py'
+     using auth 'ebay.user'

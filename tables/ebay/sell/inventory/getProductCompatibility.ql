@@ -1,0 +1,9 @@
+-- Get product compatibility
+-- GET /inventory_item/{sku}/product_compatibility (operation getProductCompatibility).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.inventory.readonly https://api.ebay.com/oauth/api_scope/sell.inventory).
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^sku (path)
+create table ebay.sell.inventory.getProductCompatibility
+  on select get from "{config.tables.ebay.rest.hosts.api}/sell/inventory/v1/inventory_item/{^sku}/product_compatibility"
+     using patch '../../rest.py'
+     using auth 'ebay.user'

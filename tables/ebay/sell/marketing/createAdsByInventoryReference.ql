@@ -1,0 +1,15 @@
+-- Create ads by inventory reference
+-- POST /ad_campaign/{campaign_id}/create_ads_by_inventory_reference (operation createAdsByInventoryReference); the resultset is the `ads` array.
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.marketing).
+-- Body (application/json) from the columns through createAdsByInventoryReference.j2 (dotted paths,
+-- typed per the schema, absent ones left out); one value and no columns is sent as it is.
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^campaign_id (path), adGroupId, bidPercentage, inventoryReferenceId,
+--          inventoryReferenceType
+create table ebay.sell.marketing.createAdsByInventoryReference
+  on insert post to "{config.tables.ebay.rest.hosts.api}/sell/marketing/v1/ad_campaign/{^campaign_id}/create_ads_by_inventory_reference"
+     using headers 'Content-Type' = 'application/json'
+     using bodyTemplate 'createAdsByInventoryReference.j2' type 'application/json'
+     using patch '../../rest.py'
+     using auth 'ebay.user'
+     resultset 'ads'

@@ -1,0 +1,9 @@
+-- Get email preview
+-- GET /email_campaign/{email_campaign_id}/email_preview (operation getEmailPreview).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.marketing).
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^email_campaign_id (path)
+create table ebay.sell.marketing.getEmailPreview
+  on select get from "{config.tables.ebay.rest.hosts.api}/sell/marketing/v1/email_campaign/{^email_campaign_id}/email_preview"
+     using patch '../../rest.py'
+     using auth 'ebay.user'

@@ -1,0 +1,13 @@
+-- Update campaign budget
+-- POST /ad_campaign/{campaign_id}/update_campaign_budget (operation updateCampaignBudget).
+-- Auth: the config auth entry 'ebay.user' (scopes: https://api.ebay.com/oauth/api_scope/sell.marketing).
+-- Body (application/json) from the columns through updateCampaignBudget.j2 (dotted paths, typed
+-- per the schema, absent ones left out); one value and no columns is sent as it is.
+-- An answer with eBay's errors[] is a statement error (status, errorId, message: rest.py).
+-- Columns: ^campaign_id (path), daily.amount.currency, daily.amount.value
+create table ebay.sell.marketing.updateCampaignBudget
+  on insert post to "{config.tables.ebay.rest.hosts.api}/sell/marketing/v1/ad_campaign/{^campaign_id}/update_campaign_budget"
+     using headers 'Content-Type' = 'application/json'
+     using bodyTemplate 'updateCampaignBudget.j2' type 'application/json'
+     using patch '../../rest.py'
+     using auth 'ebay.user'
