@@ -10,6 +10,14 @@ plus control endpoints for tests and benchmarks:
     DELETE /_sandbox/requests     forget them
     POST   /_sandbox/reset        back to the seed data
     PUT    /_sandbox/faults       {"<call or *>": {"latency_ms": 50, "fail": "http500"|"ack", "times": 1}}
+    POST   /_sandbox/purchase     {"itemId", "buyer", "quantity"}: a purchase (an order, as Fulfillment sees it)
+    PUT    /_sandbox/oauth        {"expires_in": 7200}: the lifetime of access tokens issued from now on
+    POST   /_sandbox/oauth/expire every access token issued so far expires now
+
+and eBay's REST APIs (rest_app.py) with their OAuth2 server (oauth_server.py):
+
+    POST /identity/v1/oauth2/token, GET /oauth2/authorize
+    /buy/…, /sell/…, /commerce/…, /developer/…   every operation of the digest of eBay's contracts
 
 The control endpoints answer only a caller holding the emulator's control token
 (``Authorization: Bearer <token>`` or ``X-Sandbox-Token: <token>``): the gateway's
@@ -31,8 +39,10 @@ from typing import Any
 from aiohttp import web
 
 from .finding import Finding
+from .oauth_server import AUTHORIZE_PATH, DEFAULT_SCOPE, TOKEN_PATH, OAuthServer
+from .rest_app import RestApp
 from .shopping import Shopping
-from .state import Marketplace
+from .state import SEED, Marketplace, User
 from .trading import Trading
 
 FINDING_PATH = "/services/search/FindingService/v1"
@@ -87,6 +97,7 @@ class Sandbox:
     requests: list[Recorded] = field(default_factory=list)
     faults: dict[str, Fault] = field(default_factory=dict)
     control_token: str = field(default_factory=new_control_token, repr=False)
+    token_ttl: int = 7200  # expires_in of the OAuth access tokens it issues
 
     def __post_init__(self) -> None:
         if not self.control_token:
@@ -94,9 +105,12 @@ class Sandbox:
         self.finding = Finding(self.market)
         self.shopping = Shopping(self.market)
         self.trading = Trading(self.market)
+        self.oauth = OAuthServer(self.market, self.token_ttl)
+        self.rest = RestApp(self.market, self.oauth, self._record, self._fault)
 
-    async def _fault(self, call: str) -> Fault | None:
-        fault = self.faults.get(call) or self.faults.get("*")
+    async def _fault(self, *calls: str) -> Fault | None:
+        """The fault injected for a call (by any of its names, else ``*``), after its latency."""
+        fault = next((self.faults[c] for c in calls if c in self.faults), None) or self.faults.get("*")
         delay = self.latency_ms + (fault.latency_ms if fault else 0)
         if delay:
             await asyncio.sleep(delay / 1000)
@@ -192,8 +206,48 @@ class Sandbox:
         self.requests.clear()
         return web.json_response({"cleared": True})
 
+    async def token_handler(self, request: web.Request) -> web.StreamResponse:
+        body = await request.read()
+        self._record(request, body, "token")
+        fault = await self._fault("token", "oauth.token")
+        if fault and fault.fail in ("http500", "ack"):
+            return web.json_response({"error": "server_error", "error_description": "injected failure"}, status=500)
+        return await self.oauth.token_handler(request)
+
+    async def authorize_handler(self, request: web.Request) -> web.StreamResponse:
+        self._record(request, b"", "authorize")
+        await self._fault("authorize", "oauth.authorize")
+        return await self.oauth.authorize_handler(request)
+
+    async def purchase(self, request: web.Request) -> web.Response:
+        try:
+            spec = await request.json()
+            item = self.market.items[str(spec["itemId"])]
+            buyer, quantity = str(spec.get("buyer") or "testuser_bountifulbuyer"), int(spec.get("quantity") or 1)
+        except (ValueError, TypeError, KeyError) as e:
+            return web.json_response({"error": f"bad purchase: {e!r}"}, status=400)
+        if not item.active or quantity < 1 or quantity > item.quantity - item.quantity_sold:
+            return web.json_response({"error": f"item {item.item_id} cannot sell {quantity} now"}, status=409)
+        self.market.users.setdefault(buyer, User(buyer))
+        order = self.market.buy(item, buyer, quantity)
+        return web.json_response(
+            {"orderId": order.order_id, "lineItemIds": [li.line_item_id for li in order.line_items]}
+        )
+
+    async def set_oauth(self, request: web.Request) -> web.Response:
+        try:
+            self.oauth.expires_in = self.token_ttl = int((await request.json())["expires_in"])
+        except (ValueError, TypeError, KeyError) as e:
+            return web.json_response({"error": f"bad oauth settings: {e!r}"}, status=400)
+        return web.json_response({"expires_in": self.oauth.expires_in})
+
+    async def expire_tokens(self, request: web.Request) -> web.Response:
+        return web.json_response({"expired": self.oauth.expire_all()})
+
     async def reset(self, request: web.Request) -> web.Response:
         self.market.reset()
+        self.rest.reset()
+        self.oauth.load()
         self.requests.clear()
         self.faults.clear()
         return web.json_response({"reset": True})
@@ -216,6 +270,12 @@ class Sandbox:
         app.router.add_delete("/_sandbox/requests", self._guarded(self.clear_requests))
         app.router.add_post("/_sandbox/reset", self._guarded(self.reset))
         app.router.add_put("/_sandbox/faults", self._guarded(self.set_faults))
+        app.router.add_post("/_sandbox/purchase", self._guarded(self.purchase))
+        app.router.add_put("/_sandbox/oauth", self._guarded(self.set_oauth))
+        app.router.add_post("/_sandbox/oauth/expire", self._guarded(self.expire_tokens))
+        app.router.add_post(TOKEN_PATH, self.token_handler)
+        app.router.add_get(AUTHORIZE_PATH, self.authorize_handler)
+        app.router.add_route("*", "/{api:(?:buy|sell|commerce|developer)/.*}", self.rest.handle)
         return app
 
 
@@ -236,8 +296,33 @@ def emulator_config(base: str) -> dict[str, Any]:
                     "certname": "TEST-CERTNAME",
                     "eBayAuthToken": "TEST-TOKEN",
                 },
+                "rest": {"hosts": dict.fromkeys(("api", "apiz", "apix", "apim"), base), "marketplace": "EBAY_US"},
             }
-        }
+        },
+        "auth": rest_auth_config(base),
+    }
+
+
+def rest_auth_config(base: str) -> dict[str, Any]:
+    """Config ``auth`` entries for the emulator's OAuth2 server, with the seed's emulator-only
+    credentials: ``ebay.app`` (application token) and ``ebay.user`` (the seed seller's)."""
+    oauth = json.loads(SEED.read_text(encoding="utf-8")).get("oauth") or {}
+    app, refresh = oauth["applications"][0], oauth["refreshTokens"][0]
+    common = {
+        "tokenUrl": f"{base}{TOKEN_PATH}",
+        "clientId": app["clientId"],
+        "clientSecret": app["clientSecret"],
+    }
+    return {
+        "ebay.app": {"type": "oauth2-client-credentials", **common, "scopes": [DEFAULT_SCOPE]},
+        "ebay.user": {
+            "type": "oauth2-refresh-token",
+            **common,
+            "refreshToken": refresh["token"],
+            "scopes": refresh["scopes"],
+            "authorizeUrl": f"{base}{AUTHORIZE_PATH}",
+            "redirectUri": app["ruName"],
+        },
     }
 
 

@@ -9,8 +9,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from .catalogue import condition_names
+from .search import Query, iso_stamp
 from .state import Item, Marketplace, stamp
-from .wire import FINDING_NS, Amount, BadRequest, get, parse_request, to_finding_json, to_xml
+from .wire import FINDING_NS, Amount, BadRequest, as_list, get, parse_request, to_finding_json, to_xml
 
 VERSION = "1.13.0"
 SEARCHES = (
@@ -41,6 +43,89 @@ class Failure(Exception):
                 "subdomain": "Search",
             }
         }
+
+
+_LISTING_TYPES = {"Chinese": "Auction", "FixedPriceItem": "FixedPrice", "StoresFixedPrice": "StoreInventory"}
+CONDITION_NAMES = condition_names()
+_CONDITION_IDS = {name.lower(): cid for cid, name in CONDITION_NAMES.items()} | {"new other": 1500, "refurbished": 2500}
+SORTS = {
+    "BestMatch": "best",
+    "PricePlusShippingLowest": "price+shipping",
+    "PricePlusShippingHighest": "-price+shipping",
+    "CurrentPriceHighest": "-price",
+    "EndTimeSoonest": "ending",
+    "StartTimeNewest": "newest",
+}
+FILTER_NAMES = (
+    "Condition",
+    "ListingType",
+    "MinPrice",
+    "MaxPrice",
+    "Currency",
+    "Seller",
+    "ExcludeSeller",
+    "FreeShippingOnly",
+    "EndTimeFrom",
+    "EndTimeTo",
+    "LocatedIn",
+    "BestOfferOnly",
+    "HideDuplicateItems",
+    "AvailableTo",
+    "ListedIn",
+)
+
+
+def _item_filters(doc: dict) -> list[tuple[str, list[str], str | None]]:
+    """(name, values, paramValue) of the request's itemFilters — ``itemFilter`` elements
+    of a POST body, or GET's ``itemFilter(0).name=…&itemFilter(0).value(1)=…``."""
+    raw = as_list(doc.get("itemFilter")) + [v for k, v in sorted(doc.items()) if k.startswith("itemFilter(")]
+    out = []
+    for f in raw:
+        if not isinstance(f, dict):
+            continue
+        values = as_list(f.get("value")) + [v for k, v in sorted(f.items()) if k.startswith("value(")]
+        out.append((str(f.get("name", "")), [str(v) for v in values], f.get("paramValue")))
+    return out
+
+
+def finding_query(doc: dict, *, completed: bool) -> Query:
+    """A Finding request's keywords, categoryId, itemFilters and sortOrder as a search."""
+    categories = [str(c) for c in as_list(doc.get("categoryId"))] or None
+    query = Query(get(doc, "keywords") or None, categories, completed=completed)
+    query.sort = SORTS.get(str(get(doc, "sortOrder") or "BestMatch"), "best")
+    for name, values, param in _item_filters(doc):
+        if name not in FILTER_NAMES:
+            raise Failure(3, f"Invalid item filter name: {name}.")
+        if not values:
+            raise Failure(3, f"Item filter {name} needs a value.")
+        try:
+            if name in ("MinPrice", "MaxPrice"):
+                setattr(query, "min_price" if name == "MinPrice" else "max_price", float(values[0]))
+                query.currency = str(param) if param else query.currency
+            elif name == "Currency":
+                query.currency = values[0]
+            elif name == "Condition":
+                query.conditions = {int(v) if v.isdigit() else _CONDITION_IDS.get(v.lower(), -1) for v in values} | (
+                    {1500, 2000, 2500} if "New" in values else set()
+                )
+            elif name == "ListingType" and "All" not in values:
+                types = {"Auction": "AUCTION", "AuctionWithBIN": "AUCTION", "FixedPrice": "FIXED_PRICE"}
+                query.buying = {types.get(v, "FIXED_PRICE") for v in values}
+            elif name == "BestOfferOnly" and values[0].lower() == "true":
+                query.buying = {"BEST_OFFER"}
+            elif name == "Seller":
+                query.sellers = values
+            elif name == "ExcludeSeller":
+                query.exclude_sellers = values
+            elif name == "FreeShippingOnly":
+                query.free_shipping = values[0].lower() == "true"
+            elif name in ("EndTimeFrom", "EndTimeTo"):
+                setattr(query, "end_from" if name == "EndTimeFrom" else "end_to", iso_stamp(values[0]))
+            elif name == "LocatedIn":
+                query.countries = set(values)
+        except ValueError:
+            raise Failure(3, f"Invalid value for item filter {name}: {values[0]}.") from None
+    return query
 
 
 def _query_fields(query: Mapping[str, str]) -> dict[str, Any]:
@@ -133,10 +218,11 @@ class Finding:
             raise Failure(2, "Category ID value required.")
         if operation == "findItemsAdvanced" and not (keywords or category):
             raise Failure(2, "Keywords or category ID are required.")
-        found = self.market.search(keywords=keywords, category=category, completed=operation == "findCompletedItems")
+        query = finding_query(doc, completed=operation == "findCompletedItems")
+        found = self.market.find(query)
         try:
             per_page = max(1, min(100, int(get(doc, "paginationInput.entriesPerPage", 100) or 100)))
-            page = max(1, int(get(doc, "paginationInput.pageNumber", 1) or 1))
+            page = max(1, min(100, int(get(doc, "paginationInput.pageNumber", 1) or 1)))
         except (TypeError, ValueError):
             raise Failure(6, "Invalid pagination input.") from None
         chosen = found[(page - 1) * per_page : page * per_page]
@@ -170,6 +256,21 @@ class Finding:
                 "bidCount": item.bid_count,
                 "sellingState": item.status,
             },
-            "listingInfo": {"listingType": item.listing_type, "startTime": item.start, "endTime": item.end},
-            "condition": {"conditionId": item.condition_id},
+            "shippingInfo": {
+                "shippingServiceCost": Amount(item.shipping_cost, item.currency, "currencyId"),
+                "shippingType": "Flat" if item.shipping_cost else "Free",
+                "shipToLocations": "Worldwide",
+            },
+            "listingInfo": {
+                "bestOfferEnabled": item.best_offer,
+                "buyItNowAvailable": False,
+                "startTime": item.start,
+                "endTime": item.end,
+                "listingType": _LISTING_TYPES.get(item.listing_type, item.listing_type),
+                "gift": False,
+            },
+            "condition": {
+                "conditionId": item.condition_id,
+                "conditionDisplayName": CONDITION_NAMES.get(item.condition_id),
+            },
         }

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from .catalogue import category_tree, generate
+from .search import Query, SearchIndex
+from .trading_state import TradingState
 
 SEED = Path(__file__).with_name("seed.json")
 
@@ -78,6 +83,8 @@ class Item:
     max_bids: dict[str, float] = field(default_factory=dict)
     minimum_to_bid: float | None = None
     quantity_sold: int = 0
+    best_offer: bool = False  # Best Offer enabled (Browse's BEST_OFFER buying option)
+    shipping_cost: float = 0.0  # 0: free shipping
 
     @property
     def active(self) -> bool:
@@ -157,6 +164,7 @@ class Marketplace:
             self.users[user.user_id] = user
             if user.token:
                 self.tokens[user.token] = user.user_id
+        self.index = SearchIndex()  # search.py: kept up to date by add() and reindex()
         self.items: dict[str, Item] = {}
         for i in data.get("items", []):
             self.add(
@@ -186,11 +194,37 @@ class Marketplace:
         self.categories: dict[str, Category] = {}
         self.orders: dict[str, Order] = {}
         self.next_order = 1
+        self._load_catalogue(data.get("catalogue"))
+        self.oauth_seed: dict[str, Any] | None = data.get("oauth")  # oauth_server.py: applications, refresh tokens
+        # ---- Trading API (trading_*.py): passwords, ended seed listings, Trading-only state
+        self.passwords: dict[str, str] = {
+            u["UserID"]: u["password"] for u in data.get("users", []) if u.get("password")
+        }
+        for i in data.get("items", []):
+            if i.get("ListingStatus") and i["ItemID"] in self.items:
+                self.items[i["ItemID"]].status = i["ListingStatus"]
+        for u in data.get("users", []):  # more tokens of one user (the 2012 post's sample token)
+            self.tokens.update({t: u["UserID"] for t in u.get("tokens", [])})
+        self.access_tokens: dict[str, tuple[str, float]] = {}  # OAuth user token → (user id, expires at)
+        self.trading = TradingState.from_seed(data)
+        # ---- end Trading API
 
     # ---------------------------------------------------------------- users
     def user_for_token(self, token: str | None) -> User | None:
         user_id = self.tokens.get(token or "")
         return self.users.get(user_id) if user_id else None
+
+    def user_for_password(self, user_id: str | None, password: str | None) -> User | None:
+        """Trading's legacy ``RequesterCredentials`` Username and Password (seed users with a password)."""
+        if not user_id or not password or self.passwords.get(user_id) != password:
+            return None
+        return self.users.get(user_id)
+
+    def user_for_access_token(self, token: str) -> User | None:
+        """The user an unexpired OAuth user access token was issued to (Trading's
+        ``X-EBAY-API-IAF-TOKEN``); the OAuth token endpoint fills ``access_tokens``."""
+        user_id, expires = self.access_tokens.get(token, ("", 0.0))
+        return self.users.get(user_id) if user_id and expires > time.time() else None
 
     def user(self, user_id: str) -> User | None:
         return self.users.get(user_id)
@@ -199,7 +233,38 @@ class Marketplace:
     def add(self, item: Item) -> Item:
         self.items[item.item_id] = item
         self.users.setdefault(item.seller, User(item.seller))
+        self.index.add(item)
         return item
+
+    def reindex(self, item: Item) -> None:
+        """Call after changing an item's title, category or seller: searches find it by the new ones."""
+        self.index.add(item)
+
+    def _load_catalogue(self, spec: dict[str, Any] | None) -> None:
+        """The category tree, and the generated listings and sellers of catalogue.py when the
+        data asks for them (``"catalogue": {"items": 10000, "seed": 1, "sellers": 400}``)."""
+        for category_id, name, parent in category_tree():
+            parent_level = self.categories[parent].level if parent else 0
+            self.categories[category_id] = Category(category_id, name, parent, parent_level + 1)
+            if parent:
+                self.categories[parent].leaf = False
+        for item in self.items.values():  # seed items' categories the tree lacks: top-level leaves
+            self.categories.setdefault(item.category_id, Category(item.category_id, item.category_name))
+        self.index.set_tree({c.category_id: c.parent_id for c in self.categories.values()})
+        if not spec:
+            return
+        listings, sellers = generate(
+            int(spec.get("items", 10_000)), int(spec.get("seed", 1)), int(spec.get("sellers", 400))
+        )
+        for user_id, score in sellers.items():
+            self.users.setdefault(user_id, User(user_id, feedback=score))
+        at = now().replace(second=0, microsecond=0)
+        items = []
+        for row in listings:
+            item = Item(**row.fields(at))
+            self.items[item.item_id] = item
+            items.append(item)
+        self.index.bulk_add(items)
 
     def new_item_id(self) -> str:
         while str(self.next_item) in self.items:
@@ -216,21 +281,14 @@ class Marketplace:
         seller: str | None = None,
         completed: bool = False,
     ) -> list[Item]:
-        # every keyword must occur in the title; case and spaces are ignored ("iphone5")
-        words = [w.lower() for w in (keywords or "").split() if w]
-        found = []
-        for item in self.items.values():
-            if item.active == completed:
-                continue
-            title = item.title.lower().replace(" ", "")
-            if words and not all(w in title for w in words):
-                continue
-            if category and item.category_id != str(category):
-                continue
-            if seller and item.seller != seller:
-                continue
-            found.append(item)
-        return found
+        """Items matching every keyword (search.py says how), in ``category`` or one
+        below it, listed by ``seller``; active ones, or ended ones with ``completed``."""
+        query = Query(keywords, [str(category)] if category else None, [seller] if seller else None, completed)
+        return self.find(query)
+
+    def find(self, query: Query) -> list[Item]:
+        """The items ``query`` (search.py) asks for, in its order."""
+        return self.index.search(self.items, query)
 
     def bid(self, item: Item, bidder: str, max_bid: float) -> None:
         """A simple English auction: the current price stays at the start price after

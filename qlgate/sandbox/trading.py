@@ -1,11 +1,19 @@
 """The Trading API (``POST /ws/api.dll``): checks what eBay checks (call-name,
-compatibility-level and site headers, the root element, the auth token, the
-application keys when sent, required fields) and answers every failure as
-``Ack`` Failure with an ``Errors`` block, never a crash.
+compatibility-level and site headers, the root element, the caller's
+credentials, the application keys when sent, required fields) and answers every
+failure as ``Ack`` Failure with an ``Errors`` block, never a crash.
 
-Here is the request and its envelope; the calls' handlers are grouped by who
-makes them, the seller's in ``trading_selling.py`` and the buyer's in
-``trading_buying.py``, over what they share in ``trading_common.py``.
+Here is the request and its envelope. The calls' handlers are grouped by area,
+each group in its own module and naming its calls in ``CALLS``: listings
+(``trading_listing.py``), buying (``trading_buying.py``), orders and disputes
+(``trading_orders.py``), feedback, messages, the Selling Manager, and the
+site's and account's data (``trading_meta.py``, ``trading_account.py``), over
+what they share in ``trading_common.py``.
+
+A caller is identified as eBay does: ``RequesterCredentials/eBayAuthToken``
+(Auth'n'Auth), the legacy ``RequesterCredentials/Username`` and ``Password``
+(seed users with a password), or an OAuth user access token in the
+``X-EBAY-API-IAF-TOKEN`` header. Anything else is refused with error 931.
 """
 
 from __future__ import annotations
@@ -13,36 +21,64 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .state import Marketplace, User, stamp
+from .trading_account import AccountCalls
 from .trading_buying import BuyingCalls
 from .trading_common import Failure
-from .trading_selling import SellingCalls
+from .trading_feedback import FeedbackCalls
+from .trading_listing import ListingCalls
+from .trading_messages import MessageCalls
+from .trading_meta import MetaCalls
+from .trading_orders import OrderCalls
+from .trading_sellingmanager import SellingManagerCalls
+from .trading_templates import TemplateCalls
 from .wire import TRADING_NS, BadRequest, get, parse_request, to_xml
 
 BUILD = "E737_QLGATE_EMULATOR"
 
+# calls an application makes for itself, before any user has a token: its keys authorise it
+APPLICATION_CALLS = {"GetSessionID", "FetchToken"}
 
-class Trading(SellingCalls, BuyingCalls):
+
+class Trading(
+    ListingCalls,
+    BuyingCalls,
+    OrderCalls,
+    FeedbackCalls,
+    MessageCalls,
+    SellingManagerCalls,
+    TemplateCalls,
+    MetaCalls,
+    AccountCalls,
+):
     def __init__(self, market: Marketplace):
         self.market = market
-        self.calls: dict[str, Callable[[User, dict], dict]] = {
-            "GeteBayOfficialTime": lambda user, doc: {},
-            "GetUser": self.get_user,
-            "AddItem": self.add_item,
-            "AddFixedPriceItem": self.add_item,
-            "VerifyAddItem": lambda user, doc: self.add_item(user, doc, store=False),
-            "VerifyAddFixedPriceItem": lambda user, doc: self.add_item(user, doc, store=False),
-            "ReviseItem": self.revise_item,
-            "EndItem": self.end_item,
-            "GetItem": self.get_item,
-            "GetSellerList": self.get_seller_list,
-            "PlaceOffer": self.place_offer,
-            "AddToWatchList": self.add_to_watch_list,
-            "RemoveFromWatchList": self.remove_from_watch_list,
-            "GetMyeBayBuying": self.get_my_ebay_buying,
-            "AddSellingManagerProduct": self.add_product,
-            "DeleteSellingManagerProduct": self.delete_product,
-            "GetSellingManagerInventory": self.get_inventory,
-        }
+        self.calls: dict[str, Callable[[User, dict], dict]] = {}
+        for base in reversed(type(self).__mro__):
+            for call, method in vars(base).get("CALLS", {}).items():
+                self.calls[call] = getattr(self, method)
+
+    def implemented(self) -> list[str]:
+        return sorted(self.calls)
+
+    # ---------------------------------------------------------------- the caller
+    def caller(self, call: str, headers: dict[str, str], doc: dict) -> User:
+        iaf = headers.get("x-ebay-api-iaf-token", "").strip()
+        token = get(doc, "RequesterCredentials.eBayAuthToken")
+        username = get(doc, "RequesterCredentials.Username")
+        user: User | None = None
+        if iaf:
+            user = self.market.user_for_access_token(iaf.removeprefix("Bearer ").strip())
+        elif token:
+            user = self.market.user_for_token(token)
+        elif username:
+            user = self.market.user_for_password(username, get(doc, "RequesterCredentials.Password"))
+        elif call in APPLICATION_CALLS and headers.get("x-ebay-api-app-name"):
+            user = User("")  # the application itself; its name was checked against the registered ones
+        if user is None:
+            raise Failure(
+                931, "Auth token is invalid.", "Validation of the authentication token in API request failed."
+            )
+        return user
 
     # ---------------------------------------------------------------- the request
     def handle(self, headers: dict[str, str], body: bytes) -> tuple[str, str]:
@@ -76,17 +112,14 @@ class Trading(SellingCalls, BuyingCalls):
                     "Invalid request.",
                     f"The root element {root} does not match the call {call} (expected {call}Request).",
                 )
-            user = self.market.user_for_token(get(doc, "RequesterCredentials.eBayAuthToken"))
-            if user is None:
-                raise Failure(
-                    931, "Auth token is invalid.", "Validation of the authentication token in API request failed."
-                )
+            user = self.caller(call, headers, doc)
             handler = self.calls.get(call)
             if handler is None:
                 raise Failure(
                     2, "Unsupported API call.", f"The API call {call} is not supported by the qlgate emulator."
                 )
             fields = handler(user, doc)
+            self.market.trading.usage[call] = self.market.trading.usage.get(call, 0) + 1
             envelope = {"Timestamp": stamp(), "Ack": "Success", "Version": version, "Build": BUILD, **fields}
         except Failure as failure:
             envelope = {
