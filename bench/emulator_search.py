@@ -101,6 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=50)
     args = parser.parse_args()
+    print(f"command: python bench/emulator_search.py --rounds {args.rounds}")
     start = time.perf_counter()
     market = Marketplace()
     first = time.perf_counter() - start
