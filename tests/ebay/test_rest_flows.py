@@ -225,3 +225,73 @@ async def test_trading_calls_carry_the_oauth_user_token_in_the_iaf_header(emulat
         assert call["headers"]["x-ebay-api-iaf-token"]
         assert "eBayAuthToken" not in call["body"]  # no Auth'n'Auth token, and the opaque body untouched
     assert emulator.sandbox.market.items[str(listed.value["ItemID"])].seller == "testuser_magicalbookseller"
+
+
+async def test_one_marketplace_behind_every_api(emulator, tmp_path):
+    """A fixed-price item listed through Trading is found by Browse and Finding, shown by
+    Browse getItem and Shopping, watched and bought through Trading; the order is the
+    seller's in Fulfillment getOrders, and shipping it there is seen by Trading."""
+    add = (
+        "return insert into trading.AddFixedPriceItem values ('<AddFixedPriceItemRequest "
+        'xmlns="urn:ebay:apis:eBLBaseComponents"><RequesterCredentials><eBayAuthToken>SELLER-AUTH-TOKEN-HERE'
+        "</eBayAuthToken></RequesterCredentials><Item><Title>Quokkaflex travel tripod</Title>"
+        "<PrimaryCategory><CategoryID>30093</CategoryID></PrimaryCategory><StartPrice>35.00</StartPrice>"
+        "<Country>US</Country><Currency>USD</Currency><ListingDuration>GTC</ListingDuration>"
+        "<ListingType>FixedPriceItem</ListingType><Quantity>3</Quantity><Location>San Jose</Location>"
+        "</Item></AddFixedPriceItemRequest>');"
+    )
+    async with Engine(tables=ROOT / "tables", config=config_of(emulator, tmp_path)) as engine:
+        item_id = str((await engine.execute(add)).value["ItemID"])
+        browse = await engine.execute('return select itemId, price.value from browse.search where q = "quokkaflex";')
+        assert browse.value == [[f"v1|{item_id}|0", "35.00"]]
+        details = await engine.execute(
+            f'return select title, seller.username from browse.getItem where item_id = "v1|{item_id}|0";'
+        )
+        assert details.value == [["Quokkaflex travel tripod", "testuser_magicalbookseller"]]
+        finding = await engine.execute(
+            'return select searchResult from finding.findItemsByKeywords where keywords = "quokkaflex";'
+        )
+        assert str(finding.value[0]["item"]["itemId"]) == item_id
+        shopping = await engine.execute(
+            f'return select Item.Title from shopping.GetSingleItem where ItemID = "{item_id}";'
+        )
+        assert shopping.value == ["Quokkaflex travel tripod"]
+        watched = await engine.execute(f'return insert into trading.AddToWatchList (ItemID) values ("{item_id}");')
+        assert watched.value["Ack"] == "Success"
+        bought = await engine.execute(
+            "return insert into trading.PlaceOffer (ItemID, Offer.Action, Offer.MaxBid, Offer.Quantity) "
+            f'values ("{item_id}", "Purchase", "35.00", "2");'
+        )
+        assert bought.value["Ack"] == "Success"
+        orders = await engine.execute(
+            "return select orderId, buyer.username, lineItems from fulfillment.getOrders "
+            'where filter = "orderfulfillmentstatus:{NOT_STARTED}";'
+        )
+        ((order_id, buyer, lines),) = orders.value
+        assert buyer == "testuser_bountifulbuyer"
+        assert [(line["legacyItemId"], line["quantity"]) for line in lines] == [(item_id, 2)]
+        shipping = json.dumps([{"lineItemId": lines[0]["lineItemId"], "quantity": 2}])
+        await engine.execute(
+            f"lines = {shipping}; return insert into fulfillment.createShippingFulfillment "
+            "(orderId, lineItems, shippingCarrierCode, trackingNumber) "
+            f'values ("{order_id}", "{{lines}}", "USPS", "9400222");'
+        )
+        seen = await engine.execute(
+            "return select OrderArray.Order.OrderFulfillmentStatus from trading.GetOrders "
+            f'where OrderIDArray.OrderID = "{order_id}" and OrderRole = "Buyer";'
+        )
+        assert seen.value == ["FULFILLED"]
+
+
+async def test_an_inventory_item_stocked_then_removed_through_qlgate_run(emulator, tmp_path):
+    config = config_of(emulator, tmp_path)
+    assert await qlgate_run(config, tmp_path, "stock-and-remove.ql", sku="HP-BOOK-4") == {
+        "sku": "HP-BOOK-4",
+        "stocked": 50,
+        "removed": True,
+    }
+    sent = [r["method"] for r in await control(emulator, "GET", "/_sandbox/requests") if "inventory_item" in r["path"]]
+    assert sent == ["PUT", "DELETE"]  # in the order written
+    async with Engine(tables=ROOT / "tables", config=config) as engine:
+        with pytest.raises(Exception, match="404"):
+            await engine.execute('return select * from inventory.getInventoryItem where sku = "HP-BOOK-4";')
