@@ -81,6 +81,12 @@ def _config(args: argparse.Namespace) -> Config:
         return config
     environment = resolved_environment(config.data)
     if environment not in ENDPOINTS:  # the emulator: its own config names its endpoints
+        _stderr(
+            f"{config.path or 'This config'} runs eBay on the built-in emulator, which lives only inside "
+            "each 'qlgate run' or 'qlgate serve'. For eBay's sandbox or production set EBAY_ENVIRONMENT "
+            "and the keys; for an emulator of your own, start 'qlgate sandbox --write-config FILE' and "
+            "pass --config FILE."
+        )
         return config
     return Config.from_dict(with_endpoints(config.data, environment), env={}, path=config.path, secrets=config.secrets)
 
@@ -134,18 +140,23 @@ def _keep(entry: OAuthEntry, refresh: str, config: Config) -> None:
         _stderr(f"Saved the refresh token of '{entry.name}' to {path} (mode 0600).")
         sys.stdout.write(json.dumps({"entry": entry.name, "refreshTokenFile": str(path)}) + "\n")
         return
-    variable = _env_variable(entry.name, config.path)
+    variable, named = _env_variable(entry.name, config.path)
+    if named:
+        where = f'its refreshToken is "${{{variable}}}"'
+    else:  # a literal token, or none, in the file: say what to write there
+        where = f'write "refreshToken": "${{{variable}}}" in the entry of {config.path or "your config"}'
     _stderr(
         f"The entry '{entry.name}' has no refreshTokenFile: keep this refresh token in the environment "
-        f'variable {variable} (its refreshToken is "${{{variable}}}"). It is a password: keep it out of '
-        "shell history and files others can read."
+        f"variable {variable} ({where}). It is a password: keep it out of shell history and files "
+        "others can read."
     )
     sys.stdout.write(f"export {variable}={shlex.quote(refresh)}\n")
 
 
-def _env_variable(name: str, path: Path | None) -> str:
+def _env_variable(name: str, path: Path | None) -> tuple[str, bool]:
     """The variable the entry's ``refreshToken`` names (``"${EBAY_REFRESH_TOKEN}"``) in
-    the config file as written, else one made from the entry's name."""
+    the config file as written (and True), else one made from the entry's name (and
+    False: the file does not read it yet)."""
     raw: Any = None
     if path is not None:
         try:
@@ -154,8 +165,8 @@ def _env_variable(name: str, path: Path | None) -> str:
             raw = None
     match = _ENV_REFERENCE.match(raw) if isinstance(raw, str) else None
     if match:
-        return match.group(1)
-    return "QLGATE_" + re.sub(r"[^A-Za-z0-9]+", "_", name).upper() + "_REFRESH_TOKEN"
+        return match.group(1), True
+    return "QLGATE_" + re.sub(r"[^A-Za-z0-9]+", "_", name).upper() + "_REFRESH_TOKEN", False
 
 
 async def _read_line() -> str:

@@ -95,7 +95,7 @@ async def wait_for_redirect(port: int, state: str, timeout: float, *, ready: Any
     outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     async def handle(request: web.Request) -> web.Response:
-        query = request.rel_url.query_string
+        query = request.rel_url.raw_query_string  # still encoded: a code may hold "#" or "&"
         if "code=" not in query and "error=" not in query:
             return _page(404, "Not the redirect this login waits for.")
         try:

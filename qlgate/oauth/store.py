@@ -37,6 +37,8 @@ from .tokens import Token
 log = logging.getLogger("qlgate.oauth")
 
 LOCK_WAIT = 30.0  # seconds; past it a process fetches on its own (the holder is stuck, not dead)
+STALE_AFTER = 3600.0  # seconds past its expiry: a token no process can use, removed with its lock
+PRUNE_AT_MOST = 1000  # files looked at per pruning, so one write never takes long
 
 
 def default_dir() -> Path:
@@ -111,8 +113,43 @@ class TokenStore:
         return Token.from_json(data)
 
     def write(self, key: str, token: Token) -> None:
-        """Replace the credential's file at once: a reader sees the old token or the new."""
+        """Replace the credential's file at once: a reader sees the old token or the new.
+        Tokens long expired go at the same time (every emulator on a new port, every
+        credential changed, leaves one behind)."""
         write_private(self._file(key, "json"), json.dumps(token.to_json()))
+        self.prune(keep=key)
+
+    def prune(self, *, keep: str = "", now: float | None = None) -> int:
+        """Remove tokens expired over ``STALE_AFTER`` ago, and their locks when nobody
+        holds them; how many were removed."""
+        now = time.time() if now is None else now
+        removed = 0
+        with contextlib.suppress(OSError):
+            for n, path in enumerate(self.directory.glob("*.json")):
+                if n >= PRUNE_AT_MOST:
+                    break
+                key = path.name[: -len(".json")]
+                token = self.read(key) if key != keep else None
+                if token is None or now - token.expires_at < STALE_AFTER:
+                    continue
+                lock = self._file(key, "lock")
+                try:
+                    fd = os.open(lock, os.O_RDWR | os.O_NOFOLLOW)
+                except OSError:
+                    fd = -1
+                try:
+                    if fd >= 0:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: in use, keep it
+                    os.unlink(path)
+                    if fd >= 0:
+                        os.unlink(lock)
+                    removed += 1
+                except OSError:
+                    pass
+                finally:
+                    if fd >= 0:
+                        os.close(fd)
+        return removed
 
     def forget(self, key: str) -> None:
         with contextlib.suppress(OSError):

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from .._version import __version__
+from ..errors import QlError
 from ..jobs.factory import open_job_backend
 from ..workspace import Workspace
 from .accesslog import AccessLog
@@ -106,6 +107,8 @@ def _banner(args: Any, app: web.Application, workspace: Workspace) -> None:
     )
     if workspace.emulator is not None:
         log.info("no eBay credentials configured: eBay tables use the built-in emulator at %s", workspace.emulator.base)
+    else:
+        _log_ebay_environment(engine.config.data)
     gatekeeper = app[GATEKEEPER]
     if not gatekeeper.open:
         log.info("API keys required (gateway.auth): %s", ", ".join(k.name for k in gatekeeper.keys))
@@ -118,3 +121,18 @@ def _banner(args: Any, app: web.Application, workspace: Workspace) -> None:
         )
     else:
         log.warning("open gateway (no gateway.auth): it answers loopback clients only")
+
+
+def _log_ebay_environment(data: dict[str, Any]) -> None:
+    """Say which eBay the eBay tables talk to (``ebay.environment``), so a gateway set
+    up for the sandbox is not taken for production, nor the other way round."""
+    from ..ebay.environments import resolved_environment
+
+    if "ebay" not in data:
+        return
+    try:
+        environment = resolved_environment(data)
+    except QlError:
+        return
+    hosts = ((data.get("tables") or {}).get("ebay") or {}).get("rest", {}).get("hosts") or {}
+    log.info("eBay tables talk to eBay's %s (%s)", environment, hosts.get("api", "REST hosts not set"))

@@ -134,7 +134,7 @@ class OAuthServer:
             return web.Response(status=400, text="bad client or response_type")
         if not set(q.get("scope", "").split()) <= set(SCOPES):
             return web.Response(status=400, text="bad scope")
-        code = "code-" + secrets.token_urlsafe(12)
+        code = "v^1.1#i^1#f^0&code-" + secrets.token_urlsafe(12)  # eBay's codes hold # and ^
         redirect = q["redirect_uri"]
         self.codes[code] = redirect
         location = redirect + "?" + urlencode({"code": code, "state": q.get("state", ""), "expires_in": 299})

@@ -111,3 +111,19 @@ def test_a_token_is_used_until_shortly_before_it_expires():
     assert long.fresh(7139.0) and not long.fresh(7140.0)
     short = Token("t", expires_at=10.0, obtained_at=0.0)  # a tenth of a short lifetime
     assert short.fresh(8.9) and not short.fresh(9.0)
+
+
+def test_tokens_long_expired_are_removed_when_another_is_written(tmp_path):
+    import time
+
+    from qlgate.oauth.store import STALE_AFTER, TokenStore
+    from qlgate.oauth.tokens import Token
+
+    store = TokenStore(tmp_path)
+    now = time.time()
+    store.write("old", Token("t-old", now - STALE_AFTER - 10, now - STALE_AFTER - 7210))
+    (tmp_path / "old.lock").write_text("")
+    store.write("recent", Token("t-recent", now - 60, now - 7260))  # expired a minute ago: kept a while
+    store.write("new", Token("t-new", now + 7200, now))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.json", "recent.json"]
+    assert store.read("new").value == "t-new"
