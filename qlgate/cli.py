@@ -71,7 +71,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "sandbox",
-        "run the built-in eBay emulator (Finding, Shopping, Trading)",
+        "run the built-in eBay emulator (REST with OAuth2, Finding, Shopping, Trading)",
         sandbox.DESCRIPTION,
         sandbox.add_arguments,
         sandbox.run,

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import argparse
 
-DESCRIPTION = """Run the built-in eBay emulator (Finding, Shopping and Trading
-APIs) until SIGTERM or Ctrl-C. --write-config writes a config that points every
-eBay table at it; the /_sandbox/* control endpoints (recorded requests, reset, faults) need
-the control token, which is printed at start-up when not given."""
+DESCRIPTION = """Run the built-in eBay emulator until SIGTERM or Ctrl-C: a marketplace of
+10,000 listings behind eBay's REST APIs (Browse, Taxonomy, Inventory, Fulfillment,
+Account, with an OAuth2 token endpoint; the other operations answer 'not emulated')
+and the legacy Finding, Shopping and Trading APIs. --write-config writes a config that
+points every eBay table, legacy and REST, at it with credentials it accepts; the
+/_sandbox/* control endpoints (recorded requests, reset, faults, purchases, token
+expiry) need the control token, which is printed at start-up when not given."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
