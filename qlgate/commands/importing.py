@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         "config": imported.config,
     }
     print(json.dumps(result, indent=2, ensure_ascii=False))
+    for warning in imported.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     print(
         f"{len(imported.tables)} tables in {args.out}; add the 'config' above to your config file",
         file=sys.stderr,

@@ -29,8 +29,11 @@ _PREFIX_WORD = r"[A-Za-z][A-Za-z0-9_]*"
 
 
 def patch_text(title: str) -> str:
+    # the title as a Python literal inside the module's docstring: repr escapes line
+    # breaks and backslashes, and every '"' is escaped so that it cannot end the docstring
+    quoted = repr(title).replace('"', '\\"')
     return (
-        f'"""Shared by every table imported from {title!r} (``qlgate import openapi``): optional\n'
+        f'"""Shared by every table imported from {quoted} (``qlgate import openapi``): optional\n'
         "query parameters and headers without a value are not sent, a required header without\n"
         "one is an error naming its column, and an API paging by page number gets its page from\n"
         'the statement\'s offset. The logic lives in qlgate/openapi/runtime.py."""\n\n'
@@ -109,6 +112,7 @@ class Imported:
     files: dict[str, str]
     config: dict[str, Any]
     tables: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # parameters left out, and why
 
 
 def generate(doc: dict[str, Any], prefix: str) -> Imported:
@@ -129,7 +133,7 @@ def generate(doc: dict[str, Any], prefix: str) -> Imported:
             files[f"{op.operation_id}.j2"] = body
         tables.append(name)
     files[patch] = patch_text(api.title)
-    return Imported(files, config_snippet(api, prefix), tables)
+    return Imported(files, config_snippet(api, prefix), tables, api.warnings)
 
 
 @dataclass

@@ -125,6 +125,7 @@ class Api:
     operations: list[Operation] = field(default_factory=list)
     auth: dict[str, Any] | None = None  # the config ``auth`` entry to suggest
     config: dict[str, Any] = field(default_factory=dict)  # other config keys to suggest
+    warnings: list[str] = field(default_factory=list)  # what was left out, and why
 
 
 # ------------------------------------------------------------------ naming rules

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from . import checks
+from .checks import SpecError, clause
 from .model import TARGETS, Operation, Param, body_fields, identifier, main_array, schema_kind
 
 
@@ -31,8 +33,28 @@ class Target:
     defaults: tuple[tuple[str, str], ...] = ()  # extra ``using defaults``
 
 
-def _quote(text: str) -> str:
-    return "'" + text + "'" if "'" not in text else '"' + text + '"'
+def _where(op: Operation) -> str:
+    """The operation, for an error: ``operation addPet (POST '/pets')``."""
+    return f"operation {op.operation_id} ({op.method.upper()} {checks.shown(op.path)})"
+
+
+def _checked(op: Operation) -> None:
+    """What the files quote from the spec is checked again here, whoever built ``op``
+    (normalise.py, the eBay generator): the path, the media type, the names."""
+    where = _where(op)
+    checks.path(op.path, where)
+    if op.body is not None:
+        checks.media_type(op.body.media_type, f"{where}: the body's media type")
+    for name, _value in op.headers:
+        if not checks.HEADER_NAME.match(name):
+            raise SpecError(f"{where}: header {checks.shown(name)} is not a token")
+    for p in op.params:
+        pattern = checks.HEADER_NAME if p.location == "header" else checks.PARAM_NAME
+        if not pattern.match(p.name):
+            raise SpecError(f"{where}: {p.location} parameter {checks.shown(p.name)} is not a token")
+    result = main_array(op.response)
+    if result and not checks.RESULTSET_KEY.match(result):
+        raise SpecError(f"{where}: the answer's array {checks.shown(result)} is not a word (resultset)")
 
 
 def _token(param: Param) -> str:
@@ -113,23 +135,32 @@ def doc_block(op: Operation, target: Target) -> list[str]:
     if columns:
         shown = columns if len(columns) <= 60 else [*columns[:60], f"… ({len(columns) - 60} more in {target.stem}.j2)"]
         lines += _wrap(shown, "-- Columns: ")
-    return lines
+    return [checks.comment(line) for line in lines]  # spec text never starts a line of its own
 
 
-def _pairs(keyword: str, pairs: list[tuple[str, str]], quote_names: bool) -> list[str]:
+def _pairs(keyword: str, pairs: list[tuple[str, str]], quote_names: bool, where: str) -> list[str]:
     if not pairs:
         return []
     first = f"     {keyword} "
     pad = " " * len(first)
-    rendered = [f"{_quote(n) if quote_names else n} = {_quote(v) if quote_names else json.dumps(v)}" for n, v in pairs]
+    for n, _v in pairs:
+        if not quote_names and not checks.RESULTSET_KEY.match(n):
+            raise SpecError(f"{where}: {keyword}: {checks.shown(n)} is not a column name")
+    rendered = [
+        f"{clause(n, where) if quote_names else n} = {clause(v, where) if quote_names else json.dumps(v)}"
+        for n, v in pairs
+    ]
     return [(first if i == 0 else pad) + r + ("," if i < len(rendered) - 1 else "") for i, r in enumerate(rendered)]
 
 
 def table_text(op: Operation, target: Target) -> str:
     """The ``.ql`` file of one operation."""
+    _checked(op)
+    where = _where(op)
     lines = doc_block(op, target)
     lines.append(f"create table {target.name}")
-    lines.append(f'  on {op.verb} {TARGETS[op.method]} "{uri(op, target.base)}"')
+    address = clause(uri(op, target.base), where, quote='"')
+    lines.append(f"  on {op.verb} {TARGETS[op.method]} {address}")
     paging = op.paging
     aliases = []
     by_name = {p.name: p for p in op.params if p.location == "query"}
@@ -140,22 +171,23 @@ def table_text(op: Operation, target: Target) -> str:
     if paging.page:
         aliases.append(("page", by_name[paging.page].column))
     if aliases:
-        lines.append("     with aliases " + ", ".join(f"{n} = '{v}'" for n, v in aliases))
+        lines.append("     with aliases " + ", ".join(f"{n} = {clause(v, where)}" for n, v in aliases))
     headers = list(op.headers)
     headers += [(p.name, _token(p)) for p in op.params if p.location == "header"]
-    lines += _pairs("using headers", headers, quote_names=True)
+    lines += _pairs("using headers", headers, True, where)
     defaults = [(p.column, p.default) for p in op.params if p.default is not None]
-    lines += _pairs("using defaults", [*defaults, *target.defaults], quote_names=False)
+    lines += _pairs("using defaults", [*defaults, *target.defaults], False, where)
     if json_body(op):
         assert op.body is not None
-        lines.append(f"     using bodyTemplate '{target.stem}.j2' type '{op.body.media_type}'")
+        template, media = clause(f"{target.stem}.j2", where), clause(op.body.media_type, where)
+        lines.append(f"     using bodyTemplate {template} type {media}")
     if target.patch:
-        lines.append(f"     using patch '{target.patch}'")
+        lines.append(f"     using patch {clause(target.patch, where)}")
     if op.auth:
-        lines.append(f"     using auth '{op.auth}'")
+        lines.append(f"     using auth {clause(op.auth, where)}")
     result = main_array(op.response)
     if result:
-        lines.append(f"     resultset '{result}'")
+        lines.append(f"     resultset {clause(result, where)}")
     return "\n".join(lines) + "\n"
 
 
@@ -180,9 +212,11 @@ def body_template(op: Operation, target: Target) -> str | None:
     if not json_body(op):
         return None
     assert op.body is not None
+    _checked(op)
     schema = op.body.schema
+    about = checks.jinja_comment(f"{target.name} ({op.method.upper()} {op.path}, {op.body.media_type})")
     head = [
-        f"{{#- The JSON body of {target.name} ({op.method.upper()} {op.path}, {op.body.media_type}).",
+        f"{{#- The JSON body of {about}.",
         "    Generated from the API's schema: each member is the column of the same dotted path,",
         "    converted to the schema's type; members without a value are left out (json_body.py). -#}",
     ]

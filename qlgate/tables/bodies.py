@@ -2,7 +2,8 @@
 
 Values are escaped for the body's media type: XML/HTML escaping for XML, JSON
 string escaping for JSON (HTML entities would corrupt a JSON body), none for
-anything else. Raw output (``{{{x}}}``, ``|safe``) is never escaped.
+anything else. Raw output (``{{{x}}}``, ``|safe``) is never escaped. Jinja2
+templates run in Jinja2's sandbox.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import chevron.tokenizer
 import jinja2
+import jinja2.sandbox
 from markupsafe import Markup
 from markupsafe import escape as xml_escape
 
@@ -146,8 +148,12 @@ def _finalizer(escape: Callable[[str], str]) -> Callable[[Any], Any]:
 
 @lru_cache(maxsize=64)
 def _jinja_env(search_path: str, media_type_family: str) -> jinja2.Environment:
+    """The environment of one template folder. It is sandboxed: a template reaches
+    its values' data, never Python internals (``__globals__``, ``__class__``, …), so
+    even a hostile template (one a generator was tricked into writing) runs no code;
+    trying is a TemplateError."""
     escape = escaper_for(media_type_family)
-    env = jinja2.Environment(
+    env = jinja2.sandbox.SandboxedEnvironment(
         loader=jinja2.FileSystemLoader(search_path),
         autoescape=False,  # escaping is done per media type in finalize
         finalize=_finalizer(escape),

@@ -17,14 +17,19 @@ JSON to two filters::
 so ``price.value`` and a whole ``price`` object both work) and converts it to the
 schema's type; a column with no value gives ``ABSENT``. ``json_body`` drops absent
 members, and objects left empty, then writes JSON. A value that cannot have the
-schema's type (``"abc"`` for an integer) is the caller's mistake: a 400 naming the
-column, before anything is sent.
+schema's type (``"abc"`` for an integer, ``1.5`` for an integer, ``NaN`` or
+``1e400`` for a number) is the caller's mistake: a 400 naming the column, before
+anything is sent. Integers are exact (text is never read through a float), and the
+JSON written is strict (no ``NaN``).
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from markupsafe import Markup
@@ -80,21 +85,42 @@ def convert(value: Any, kind: str, path: str = "value") -> Any:
             raise _bad(path, value, "a boolean")
         return found
     if kind in ("integer", "number"):
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise _bad(path, value, "a number")
-        if isinstance(value, str):
-            try:
-                value = json.loads(value.strip())
-            except ValueError:
-                raise _bad(path, value, "a number") from None
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise _bad(path, value, "a number")
-        if kind == "integer":
-            if isinstance(value, float) and not value.is_integer():
-                raise _bad(path, value, "an integer")
-            return int(value)
-        return value
+        return _number(value, kind, path)
     return value
+
+
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")  # JSON's number grammar
+_MAX_DIGITS = 400  # longer text is not a number anyone means (and int() of it costs)
+
+
+def _number(value: Any, kind: str, path: str) -> int | float:
+    """A finite number for ``number``, an exact int for ``integer``: text is read as an
+    int or a Decimal, never through a float, so 12345678901234567890 stays itself and
+    12345678901234567890.5 is not an integer; NaN and Infinity are no numbers."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal, str)):
+        raise _bad(path, value, "a number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise _bad(path, value, "a finite number")
+        if kind == "integer" and not value.is_integer():
+            raise _bad(path, value, "an integer")
+        return int(value) if kind == "integer" else value
+    text = str(value).strip()
+    if len(text) > _MAX_DIGITS or not _NUMBER.match(text):  # no NaN, Infinity, 0x1f, 1_000
+        raise _bad(path, value, "a number")
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    exact = Decimal(text)
+    if kind == "integer":
+        if exact != exact.to_integral_value() or exact.adjusted() > _MAX_DIGITS:
+            raise _bad(path, value, "an integer")
+        return int(exact)
+    number = float(exact)
+    if not math.isfinite(number):
+        raise _bad(path, value, "a finite number")
+    return number
 
 
 def field(params: Any, path: str, kind: str = "any") -> Any:
@@ -125,7 +151,10 @@ def json_body(value: Any) -> Markup:
     pruned = prune(value)
     if pruned is ABSENT:
         pruned = {}
-    return Markup(json.dumps(pruned, ensure_ascii=False, separators=(",", ":")))
+    try:  # strict JSON: NaN and Infinity have no spelling in it
+        return Markup(json.dumps(pruned, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+    except ValueError:
+        raise InvalidParameter("the body holds a number that is not finite (NaN or Infinity)") from None
 
 
 FILTERS = {"field": field, "json_body": json_body}
