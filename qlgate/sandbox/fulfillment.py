@@ -13,8 +13,13 @@ from .rest_common import Reply, RestCall, RestError, amount, page
 from .search import iso_stamp
 from .state import Order, Shipment, stamp
 
-_FILTER = re.compile(r"(\w+):(\[[^\]]*\]|\{[^}]*\}|[^,]*)")
+_ONE_FILTER = r"(\w+):(\[[^\]]*\]|\{[^}]*\})"
+_FILTER = re.compile(_ONE_FILTER)
+_FILTERS = re.compile(rf"{_ONE_FILTER}(?:,{_ONE_FILTER})*")  # name:[range] or name:{a|b}, by commas
 BAD_ORDER = 32100  # "Invalid order ID"
+BAD_FILTER = 30800  # "Invalid filter value"
+ALREADY_SHIPPED = 32600  # the digest's createShippingFulfillment REQUEST error; eBay's message unconfirmed
+STATUSES = {"NOT_STARTED", "IN_PROGRESS", "FULFILLED"}
 
 
 def order_body(call: RestCall, order: Order) -> dict[str, Any]:
@@ -74,7 +79,16 @@ def get_orders(call: RestCall) -> Reply:
     ids = [i for i in call.query.get("orderIds", "").split(",") if i.strip()]
     if ids:
         orders = [o for o in orders if o.order_id in ids]
-    for name, value in _FILTER.findall(call.query.get("filter", "")):
+    text = call.query.get("filter", "").strip()
+    if text and not _FILTERS.fullmatch(text):
+        raise RestError(
+            400,
+            BAD_FILTER,
+            "Invalid filter value.",
+            "The filter cannot be parsed: use name:[from..to] or name:{value|value}, separated by commas.",
+            parameters={"filter": text},
+        )
+    for name, value in _FILTER.findall(text):
         if name in ("creationdate", "lastmodifieddate"):
             low, _, high = value.strip("[]").partition("..")
             try:
@@ -84,6 +98,8 @@ def get_orders(call: RestCall) -> Reply:
             orders = [o for o in orders if (not low or o.created >= low) and (not high or o.created <= high)]
         elif name == "orderfulfillmentstatus":
             wanted = {v.strip() for v in value.strip("{}").split("|")}
+            if not wanted <= STATUSES:
+                raise RestError(400, BAD_FILTER, f"Invalid filter value for {name}.", parameters={"filter": name})
             orders = [o for o in orders if o.status in wanted]
         else:
             raise RestError(400, 30810, f"Invalid filter name {name}.", parameters={"filter": name})
@@ -109,6 +125,17 @@ def create_shipping_fulfillment(call: RestCall) -> Reply:
         raise RestError(400, 32210, "Invalid line item ID.", parameters={"fieldName": "lineItems.lineItemId"})
     for field in ("trackingNumber", "shippingCarrierCode"):
         call.required(field, 32300 if field == "trackingNumber" else 32400, body.get(field) or "")
+        if not isinstance(body[field], str):
+            raise RestError(400, 32300 if field == "trackingNumber" else 32400, f"Invalid {field}.")
+    already = {li for s in order.shipments for li in s.line_item_ids}
+    if any(c in already for c in chosen):
+        raise RestError(
+            400,
+            ALREADY_SHIPPED,
+            "The line item has already been shipped.",
+            "Every line item a shipping fulfillment names must still be unshipped.",
+            parameters={"lineItemId": next(c for c in chosen if c in already)},
+        )
     fulfillment_id = str(body["trackingNumber"])
     shipped = stamp()
     if body.get("shippedDate"):

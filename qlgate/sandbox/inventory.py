@@ -58,17 +58,59 @@ def _public(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in doc.items() if not k.startswith("_")}
 
 
+def _invalid(field: str) -> RestError:
+    return RestError(400, INVALID, f"Invalid value for {field}.", parameters={"fieldName": field})
+
+
+def _object(value: Any, field: str) -> dict[str, Any]:
+    """A member that must be a JSON object (absent or null: an empty one)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _invalid(field)
+    return value
+
+
+def _count(value: Any, field: str) -> int | None:
+    """A member that must be a whole number ≥ 0 (absent or null: None)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**31 - 1:
+        raise _invalid(field)
+    return value
+
+
+def _text(value: Any, field: str) -> None:
+    if value is not None and not isinstance(value, str):
+        raise _invalid(field)
+
+
+def _check_product(body: dict[str, Any]) -> None:
+    product = _object(body.get("product"), "product")
+    for name in ("title", "description", "subtitle", "brand", "mpn"):
+        _text(product.get(name), "product." + name)
+    images = product.get("imageUrls")
+    if images is not None and (not isinstance(images, list) or not all(isinstance(i, str) for i in images)):
+        raise _invalid("product.imageUrls")
+    aspects = _object(product.get("aspects"), "product.aspects")
+    for name, values in aspects.items():
+        if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+            raise _invalid(f"product.aspects.{name}")
+
+
 def create_or_replace_inventory_item(call: RestCall) -> Reply:
     sku = call.params["sku"]
     if len(sku) > 50:
         raise RestError(400, 25702, "The SKU is invalid: at most 50 characters.", parameters={"sku": sku})
     body = call.json()
     condition = body.get("condition")
-    if condition is not None and condition not in CONDITIONS:
-        raise RestError(400, INVALID, "Invalid value for condition.", parameters={"fieldName": "condition"})
-    quantity = ((body.get("availability") or {}).get("shipToLocationAvailability") or {}).get("quantity")
-    if quantity is not None and (not isinstance(quantity, int) or quantity < 0):
-        raise RestError(400, INVALID, "Invalid value for availability.shipToLocationAvailability.quantity.")
+    if condition is not None and (not isinstance(condition, str) or condition not in CONDITIONS):
+        raise _invalid("condition")
+    availability = _object(body.get("availability"), "availability")
+    ship_to = _object(availability.get("shipToLocationAvailability"), "availability.shipToLocationAvailability")
+    _count(ship_to.get("quantity"), "availability.shipToLocationAvailability.quantity")
+    _text(body.get("locale"), "locale")
+    _check_product(body)
     created = (call.user, sku) not in call.data.inventory
     call.data.inventory[(call.user, sku)] = {**body, "sku": sku, "locale": body.get("locale", "en_US")}
     return Reply(None, 201 if created else 204)
@@ -100,13 +142,23 @@ def delete_inventory_item(call: RestCall) -> Reply:
 def _check_offer(call: RestCall, body: dict[str, Any]) -> None:
     for name in ("sku", "marketplaceId", "format"):
         call.required(name, INVALID, body.get(name) or "")
+        _text(body[name], name)
+    for name in ("categoryId", "listingDescription", "merchantLocationKey", "listingDuration"):
+        value = body.get(name)
+        if isinstance(value, bool) or not isinstance(value, (str, int, type(None))):
+            raise _invalid(name)
+    _count(body.get("availableQuantity"), "availableQuantity")
+    _count(body.get("quantityLimitPerBuyer"), "quantityLimitPerBuyer")
+    _object(body.get("pricingSummary"), "pricingSummary")
+    policies = _object(body.get("listingPolicies"), "listingPolicies")
     if body["format"] not in ("FIXED_PRICE", "AUCTION"):
         raise RestError(400, INVALID, "Invalid value for format.", parameters={"fieldName": "format"})
     _inventory_item(call, str(body["sku"]))
     if body.get("pricingSummary"):
         money(body, "pricingSummary.price", 25752)
     for field, kind in POLICY_FIELDS.items():
-        policy_id = (body.get("listingPolicies") or {}).get(field)
+        policy_id = policies.get(field)
+        _text(policy_id, "listingPolicies." + field)
         if policy_id and str(policy_id) not in call.data.policies.get(kind, {}):
             raise RestError(
                 400,
@@ -119,6 +171,19 @@ def _check_offer(call: RestCall, body: dict[str, Any]) -> None:
 def create_offer(call: RestCall) -> Reply:
     body = call.json()
     _check_offer(call, body)
+    for existing in call.data.offers.values():
+        if (existing["_seller"], existing["sku"], existing["marketplaceId"]) == (
+            call.user,
+            body["sku"],
+            body["marketplaceId"],
+        ):
+            raise RestError(
+                400,
+                25002,
+                "An offer already exists for this SKU.",
+                f"Offer {existing['offerId']} exists for SKU {body['sku']} on {body['marketplaceId']}; update it.",
+                parameters={"offerId": existing["offerId"]},
+            )
     offer_id = call.data.new_id()
     call.data.offers[offer_id] = {**body, "offerId": offer_id, "status": "UNPUBLISHED", "_seller": call.user}
     return Reply({"offerId": offer_id}, 201)
@@ -142,13 +207,16 @@ def update_offer(call: RestCall) -> Reply:
     offer = _offer(call)
     body = {"sku": offer["sku"], "marketplaceId": offer["marketplaceId"], "format": offer["format"], **call.json()}
     _check_offer(call, body)
+    if (body["sku"], body["marketplaceId"]) != (offer["sku"], offer["marketplaceId"]):
+        raise RestError(400, 25002, "An offer's SKU and marketplace cannot change.", parameters={"fieldName": "sku"})
+    price = money(body, "pricingSummary.price", 25752) if body.get("pricingSummary") else None
     offer.update(body)
     item = call.market.items.get(str(offer.get("listing", {}).get("listingId", "")))
     if item is not None and item.active:  # a published offer revises its listing
-        if body.get("pricingSummary"):
-            item.price, item.currency = money(body, "pricingSummary.price", 25752)
+        if price is not None:
+            item.price, item.currency = price
         if body.get("availableQuantity") is not None:
-            item.quantity = int(body["availableQuantity"]) + item.quantity_sold
+            item.quantity = int(body["availableQuantity"]) + item.quantity_sold  # checked by _check_offer
     return Reply(None, 204)
 
 
@@ -164,7 +232,7 @@ def publish_offer(call: RestCall) -> Reply:
     if offer["status"] == "PUBLISHED":
         return Reply({"listingId": offer["listing"]["listingId"]})
     inventory = _inventory_item(call, offer["sku"])
-    product = inventory.get("product") or {}
+    product = _object(inventory.get("product"), "product")
     missing = [
         name
         for name, value in (

@@ -14,12 +14,16 @@ Answers, in eBay's error shape (``{"errors": [{"errorId", "domain", "category",
   "Not emulated" (domain the API's), naming the operation;
 * a path no operation has: 404, errorId 2002 "Resource not found" (405 for a known path
   with another method);
+* an unexpected exception of a handler (a bug of the emulator): 500 in eBay's shape,
+  the API's own internal errorId (``INTERNAL_IDS``), message "internal error in the
+  emulator: <ExceptionType>", logged with its traceback — never a bare 500;
 * an injected fault: ``http500`` a bare 500, ``ack`` a 500 in eBay's shape (errorId 2003
   "Internal error", category APPLICATION).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -27,7 +31,7 @@ from aiohttp import web
 
 from . import account, browse, fulfillment, inventory, taxonomy
 from .oauth_server import OAuthServer
-from .rest_common import NOT_EMULATED_ID, Handler, RestCall, RestError, SellerData
+from .rest_common import INTERNAL_ID, INTERNAL_IDS, NOT_EMULATED_ID, Handler, RestCall, RestError, SellerData
 from .rest_routes import Route, table
 from .state import Marketplace
 
@@ -38,6 +42,8 @@ class FaultLike(Protocol):
 
 Recorder = Callable[[web.Request, bytes, str], None]
 Faulter = Callable[..., Awaitable[Any]]
+
+log = logging.getLogger(__name__)
 
 HANDLERS: dict[str, Handler] = {
     **browse.HANDLERS,
@@ -108,6 +114,16 @@ class RestApp:
             reply = handler(call)
         except RestError as e:
             return web.json_response(e.body(route.domain), status=e.status)
+        except Exception as e:
+            log.error("the emulator's %s failed on %s %s", route.call, request.method, request.path, exc_info=e)
+            return _error(
+                500,
+                INTERNAL_IDS.get(route.domain, INTERNAL_ID),
+                route.domain,
+                f"internal error in the emulator: {type(e).__name__}",
+                f"The qlgate eBay emulator failed on {route.call}; this is a bug of the emulator.",
+                "APPLICATION",
+            )
         if reply.body is None:
             return web.Response(status=reply.status, headers=reply.headers)
         return web.json_response(reply.body, status=reply.status, headers=reply.headers)

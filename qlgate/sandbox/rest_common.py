@@ -16,6 +16,15 @@ from .rest_routes import Route
 from .state import Item, Marketplace
 
 NOT_EMULATED_ID = 99501  # the emulator's own: an operation of the digest it does not emulate
+# each API's errorId for its own internal errors (the digest's APPLICATION errors with status 500)
+INTERNAL_IDS = {
+    "API_BROWSE": 12000,
+    "API_TAXONOMY": 62000,
+    "API_INVENTORY": 25001,
+    "API_FULFILLMENT": 30500,
+    "API_ACCOUNT": 20500,
+}
+INTERNAL_ID = 2003  # eBay's generic "Internal error", for the other APIs
 
 
 class RestError(Exception):
@@ -153,9 +162,9 @@ def money(doc: Any, path: str, error_id: int) -> tuple[float, str]:
         node = node.get(part) if isinstance(node, dict) else None
     try:
         value = float(node["value"])
-        if value < 0:
+        if not 0 <= value < 1e12 or not isinstance(node.get("currency", ""), str):  # NaN and inf too
             raise ValueError(value)
-    except (TypeError, KeyError, ValueError):
+    except (TypeError, KeyError, ValueError, AttributeError):
         raise RestError(400, error_id, f"Invalid value for {path}.", parameters={"fieldName": path}) from None
     return value, str(node.get("currency") or "USD")
 

@@ -35,11 +35,16 @@ def iso_stamp(text: str) -> str:
     """An ISO 8601 time as the emulator's stamps are written (``2024-05-01T10:00:00.000Z``),
     so that it compares with them as text; ValueError when it is not one."""
     when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    when = when.astimezone(UTC) if when.tzinfo else when
+    try:
+        when = when.astimezone(UTC) if when.tzinfo else when
+    except OverflowError:  # a time at the ends of the calendar
+        raise ValueError(text) from None
     return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
 
 
 def words(text: str) -> list[str]:
+    if not isinstance(text, str):  # never expected (requests are checked): an odd title is not searchable
+        return []
     return WORD.findall(text.lower())
 
 

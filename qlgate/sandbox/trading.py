@@ -18,6 +18,7 @@ A caller is identified as eBay does: ``RequesterCredentials/eBayAuthToken``
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from .state import Marketplace, User, stamp
@@ -29,6 +30,7 @@ from .trading_listing import ListingCalls
 from .trading_messages import MessageCalls
 from .trading_meta import MetaCalls
 from .trading_orders import OrderCalls
+from .trading_sellerlist import SellerListCalls
 from .trading_sellingmanager import SellingManagerCalls
 from .trading_templates import TemplateCalls
 from .wire import TRADING_NS, BadRequest, get, parse_request, to_xml
@@ -38,9 +40,12 @@ BUILD = "E737_QLGATE_EMULATOR"
 # calls an application makes for itself, before any user has a token: its keys authorise it
 APPLICATION_CALLS = {"GetSessionID", "FetchToken"}
 
+log = logging.getLogger(__name__)
+
 
 class Trading(
     ListingCalls,
+    SellerListCalls,
     BuyingCalls,
     OrderCalls,
     FeedbackCalls,
@@ -81,6 +86,18 @@ class Trading(
         return user
 
     # ---------------------------------------------------------------- the request
+    @staticmethod
+    def internal(call: str, error: Exception) -> Failure:
+        """An unexpected exception of a handler: logged with its traceback, answered as eBay
+        answers its own faults (error 10007, a SystemError)."""
+        log.error("the emulator's Trading call %s failed", call or "(none)", exc_info=error)
+        return Failure(
+            10007,
+            "Internal error to the application.",
+            f"Internal error to the application: the emulator failed on {call or 'the call'} ({type(error).__name__}).",
+            classification="SystemError",
+        )
+
     def handle(self, headers: dict[str, str], body: bytes) -> tuple[str, str]:
         """(call name, response XML) for one request."""
         call = headers.get("x-ebay-api-call-name", "")
@@ -121,7 +138,8 @@ class Trading(
             fields = handler(user, doc)
             self.market.trading.usage[call] = self.market.trading.usage.get(call, 0) + 1
             envelope = {"Timestamp": stamp(), "Ack": "Success", "Version": version, "Build": BUILD, **fields}
-        except Failure as failure:
+        except Exception as error:  # noqa: BLE001 - a last resort: eBay's shape, never a bare 500
+            failure = error if isinstance(error, Failure) else self.internal(call, error)
             envelope = {
                 "Timestamp": stamp(),
                 "Ack": "Failure",

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any, ClassVar
 
 from .state import User, now, stamp
-from .trading_common import Failure, TradingCalls, flag, missing, need, need_one, texts
+from .trading_common import Failure, TradingCalls, flag, missing, need, need_one, scalar, texts
 from .wire import get
 
 PREFERENCE_GROUPS = (
@@ -64,7 +64,7 @@ class AccountCalls(TradingCalls):
 
     # ---------------------------------------------------------------- users and tokens
     def get_user(self, user: User, doc: dict) -> dict:
-        target = self.market.user(str(get(doc, "UserID") or user.user_id))
+        target = self.market.user(str(scalar(doc, "UserID") or user.user_id))
         if target is None:
             raise Failure(21, "Invalid UserID.", "The user does not exist.", "UserID")
         selling = sum(i.seller == target.user_id and i.active for i in self.market.items.values())
@@ -107,7 +107,7 @@ class AccountCalls(TradingCalls):
 
     def fetch_token(self, user: User, doc: dict) -> dict:
         need(doc, "SessionID")
-        session_id = str(get(doc, "SessionID"))
+        session_id = str(scalar(doc, "SessionID"))
         if session_id not in self.market.trading.sessions:
             raise Failure(21916016, "Invalid session.", "The SessionID does not exist or has expired.", "SessionID")
         user_id = self.market.trading.sessions[session_id]
@@ -135,7 +135,7 @@ class AccountCalls(TradingCalls):
         out: dict[str, Any] = {}
         for group in PREFERENCE_GROUPS:
             base = group.removesuffix("s")
-            if any(flag(get(doc, f"Show{name}")) for name in (base, base + "s")):
+            if any(flag(scalar(doc, f"Show{name}")) for name in (base, base + "s")):
                 out[group] = stored.get(group, {})
         if not out:
             raise Failure(37, "Input data is invalid.", "Ask for at least one preference (Show…Preferences).")
@@ -151,7 +151,7 @@ class AccountCalls(TradingCalls):
 
     def get_notification_preferences(self, user: User, doc: dict) -> dict:
         need(doc, "PreferenceLevel")
-        level = str(get(doc, "PreferenceLevel"))
+        level = str(scalar(doc, "PreferenceLevel"))
         if level not in LEVELS:
             raise Failure(37, "Input data is invalid.", f"PreferenceLevel {level} is not valid.", "PreferenceLevel")
         stored = self.market.trading.notification_preferences.get(user.user_id, {})
@@ -175,12 +175,12 @@ class AccountCalls(TradingCalls):
         return {}
 
     def get_notifications_usage(self, user: User, doc: dict) -> dict:
-        if get(doc, "ItemID"):
-            self._item(get(doc, "ItemID"))
+        if scalar(doc, "ItemID"):
+            self._item(scalar(doc, "ItemID"))
         enabled = self.market.trading.notification_preferences.get(user.user_id, {})
         return {
-            "StartTime": get(doc, "StartTime") or stamp(now() - timedelta(days=1)),
-            "EndTime": get(doc, "EndTime") or stamp(),
+            "StartTime": scalar(doc, "StartTime") or stamp(now() - timedelta(days=1)),
+            "EndTime": scalar(doc, "EndTime") or stamp(),
             "NotificationDetailsArray": None,
             "MarkUpMarkDownHistory": None,
             "NotificationStatistics": {
@@ -196,12 +196,12 @@ class AccountCalls(TradingCalls):
 
     def set_user_notes(self, user: User, doc: dict) -> dict:
         need(doc, "Action", "ItemID")
-        item = self._item(get(doc, "ItemID"))
-        action = get(doc, "Action")
+        item = self._item(scalar(doc, "ItemID"))
+        action = scalar(doc, "Action")
         key = (user.user_id, item.item_id)
         if action == "AddOrUpdate":
             need(doc, "NoteText")
-            self.market.trading.notes[key] = str(get(doc, "NoteText"))
+            self.market.trading.notes[key] = str(scalar(doc, "NoteText"))
         elif action == "Delete":
             if key not in self.market.trading.notes:
                 raise Failure(21916190, "No note.", f"You have no note on item {item.item_id}.", "ItemID")
@@ -212,7 +212,7 @@ class AccountCalls(TradingCalls):
 
     # ---------------------------------------------------------------- the store
     def get_store(self, user: User, doc: dict) -> dict:
-        owner = str(get(doc, "UserID") or user.user_id)
+        owner = str(scalar(doc, "UserID") or user.user_id)
         store = self.market.trading.stores.get(owner)
         if store is None:
             raise Failure(13003, "No store.", f"User {owner} does not have an eBay Store.", "UserID")
@@ -265,8 +265,8 @@ class AccountCalls(TradingCalls):
         return {
             "PictureSystemVersion": 2,
             "SiteHostedPictureDetails": {
-                "PictureName": get(doc, "PictureName"),
-                "PictureSet": get(doc, "PictureSet") or "Standard",
+                "PictureName": scalar(doc, "PictureName"),
+                "PictureSet": scalar(doc, "PictureSet") or "Standard",
                 "PictureFormat": "JPG",
                 "FullURL": full,
                 "BaseURL": full.rsplit("$", 1)[0],

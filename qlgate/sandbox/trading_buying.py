@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .state import Item, User, increment, stamp
-from .trading_common import Failure, TradingCalls, flag, missing, money, need, number, texts
+from .trading_common import Failure, TradingCalls, flag, missing, money, need, number, scalar, texts
 from .trading_state import BestOffer
 from .wire import Amount, as_list, get
 
@@ -34,12 +34,12 @@ class BuyingCalls(TradingCalls):
     # ---------------------------------------------------------------- offers
     def place_offer(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID", "Offer.Action", "Offer.MaxBid", "Offer.Quantity")
-        item = self._active(get(doc, "ItemID"))
+        item = self._active(scalar(doc, "ItemID"))
         if item.seller == user.user_id:
             raise Failure(12011, "Seller cannot bid.", "You cannot bid on or buy your own item.", item.item_id)
-        amount = money(get(doc, "Offer.MaxBid"), "Offer.MaxBid")
-        quantity = number(get(doc, "Offer.Quantity"), "Offer.Quantity", 1)
-        action = get(doc, "Offer.Action")
+        amount = money(scalar(doc, "Offer.MaxBid"), "Offer.MaxBid")
+        quantity = number(scalar(doc, "Offer.Quantity"), "Offer.Quantity", 1)
+        action = scalar(doc, "Offer.Action")
         out: dict[str, Any] = {}
         if action == "Bid":
             if item.listing_type not in AUCTIONS:
@@ -62,7 +62,7 @@ class BuyingCalls(TradingCalls):
             line = order.line_items[0]
             out = {"TransactionID": line.line_item_id, "OrderLineItemID": f"{item.item_id}-{line.line_item_id}"}
         elif action == "Offer":
-            out = {"BestOffer": self._make_best_offer(user, item, amount, quantity, get(doc, "Offer.Message") or "")}
+            out = {"BestOffer": self._make_best_offer(user, item, amount, quantity, scalar(doc, "Offer.Message") or "")}
         else:
             raise missing("Offer.Action")
         return {
@@ -97,7 +97,7 @@ class BuyingCalls(TradingCalls):
 
     def get_all_bidders(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID")
-        item = self._item(get(doc, "ItemID"))
+        item = self._item(scalar(doc, "ItemID"))
         if item.listing_type not in AUCTIONS:
             raise Failure(12004, "Not an auction.", f"Item {item.item_id} takes no bids.", item.item_id)
         bids = sorted(item.max_bids.items(), key=lambda kv: -kv[1])
@@ -138,8 +138,8 @@ class BuyingCalls(TradingCalls):
         }
 
     def get_best_offers(self, user: User, doc: dict) -> dict:
-        item_id, offer_id = get(doc, "ItemID"), get(doc, "BestOfferID")
-        status = get(doc, "BestOfferStatus") or "All"
+        item_id, offer_id = scalar(doc, "ItemID"), scalar(doc, "BestOfferID")
+        status = scalar(doc, "BestOfferStatus") or "All"
         offers = [
             o
             for o in self.market.trading.best_offers.values()
@@ -176,8 +176,8 @@ class BuyingCalls(TradingCalls):
 
     def respond_to_best_offer(self, user: User, doc: dict) -> dict:
         need(doc, "Action", "BestOfferID", "ItemID")
-        item = self._own(user, get(doc, "ItemID"))
-        action = str(get(doc, "Action"))
+        item = self._own(user, scalar(doc, "ItemID"))
+        action = str(scalar(doc, "Action"))
         if action not in ("Accept", "Decline", "Counter"):
             raise missing("Action")
         results = []
@@ -187,7 +187,7 @@ class BuyingCalls(TradingCalls):
                 raise Failure(21916003, "Invalid best offer.", f"Best offer {offer_id} is not on item {item.item_id}.")
             if offer.status != "Pending":
                 raise Failure(21916005, "Best offer already answered.", f"Best offer {offer_id} is {offer.status}.")
-            offer.seller_message = get(doc, "SellerResponse") or ""
+            offer.seller_message = scalar(doc, "SellerResponse") or ""
             if action == "Accept":
                 if not item.active or offer.quantity > item.quantity - item.quantity_sold:
                     raise Failure(12017, "Invalid quantity.", "Not enough items left for this offer.", offer_id)
@@ -196,7 +196,7 @@ class BuyingCalls(TradingCalls):
             elif action == "Decline":
                 offer.status = "Declined"
             else:
-                offer.counter_price = money(get(doc, "CounterOfferPrice"), "CounterOfferPrice")
+                offer.counter_price = money(scalar(doc, "CounterOfferPrice"), "CounterOfferPrice")
                 offer.status = "Countered"
             results.append({"BestOfferID": offer_id, "CallStatus": "Success"})
         return {"RespondToBestOffer": {"BestOffer": results}}
@@ -218,7 +218,7 @@ class BuyingCalls(TradingCalls):
         return self._watch_counts(user)
 
     def remove_from_watch_list(self, user: User, doc: dict) -> dict:
-        if flag(get(doc, "RemoveAllItems", "")):
+        if flag(scalar(doc, "RemoveAllItems", "")):
             user.watch.clear()
             return self._watch_counts(user)
         ids = [str(i) for i in as_list(get(doc, "ItemID"))]
@@ -238,7 +238,7 @@ class BuyingCalls(TradingCalls):
 
     def get_my_ebay_buying(self, user: User, doc: dict) -> dict:
         def wanted(section: str) -> bool:
-            return str(get(doc, f"{section}.Include", "true")).lower() != "false"
+            return str(scalar(doc, f"{section}.Include", "true")).lower() != "false"
 
         out: dict[str, Any] = {}
         if wanted("WatchList"):

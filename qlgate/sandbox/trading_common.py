@@ -57,6 +57,16 @@ def missing(field: str) -> Failure:
     )
 
 
+def scalar(doc: Any, path: str, default: Any = None) -> Any:
+    """A field that holds text (``<Currency>USD</Currency>``): its text, or ``default`` when it
+    is absent. Elements where text is expected (``<Currency><X>1</X></Currency>``, or the
+    field repeated) are error 37, as eBay answers, so that nothing but text is ever kept."""
+    value = get(doc, path, default)
+    if isinstance(value, (dict, list)):
+        raise missing(path)
+    return value
+
+
 def need(doc: dict, *fields: str) -> None:
     """Every field is given (catalog.json's ``required``), else error 37 naming the first missing."""
     for f in fields:
@@ -86,8 +96,8 @@ def number(value: Any, field: str, default: int | None = None) -> int:
 
 def page(doc: dict, rows: list, per_page_default: int = 25) -> tuple[list, dict[str, Any]]:
     """One page of ``rows`` by ``Pagination`` (EntriesPerPage, PageNumber) and its ``PaginationResult``."""
-    per_page = max(1, number(get(doc, "Pagination.EntriesPerPage"), "Pagination.EntriesPerPage", per_page_default))
-    number_ = max(1, number(get(doc, "Pagination.PageNumber"), "Pagination.PageNumber", 1))
+    per_page = max(1, number(scalar(doc, "Pagination.EntriesPerPage"), "Pagination.EntriesPerPage", per_page_default))
+    number_ = max(1, number(scalar(doc, "Pagination.PageNumber"), "Pagination.PageNumber", 1))
     chosen = rows[(number_ - 1) * per_page : number_ * per_page]
     result = {"TotalNumberOfPages": max(1, -(-len(rows) // per_page)), "TotalNumberOfEntries": len(rows)}
     return chosen, result
@@ -134,8 +144,8 @@ class TradingCalls:
     def _sale(self, user: User, doc: dict) -> tuple[Order, LineItem]:
         """The order line a call names by OrderID, OrderLineItemID (ItemID-TransactionID)
         or ItemID (and TransactionID), among the caller's own sales and purchases."""
-        order_id, line_id = get(doc, "OrderID"), get(doc, "OrderLineItemID")
-        item_id, transaction_id = get(doc, "ItemID"), get(doc, "TransactionID")
+        order_id, line_id = scalar(doc, "OrderID"), scalar(doc, "OrderLineItemID")
+        item_id, transaction_id = scalar(doc, "ItemID"), scalar(doc, "TransactionID")
         if line_id and "-" in str(line_id):
             item_id, transaction_id = str(line_id).split("-", 1)
         for order in self.market.orders.values():

@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .state import User, stamp
-from .trading_common import Failure, TradingCalls, need, need_one, page
+from .trading_common import Failure, TradingCalls, need, need_one, page, scalar
 from .trading_state import Dispute, Feedback
-from .wire import get
 
 DISPUTE_REASONS = {"BuyerHasNotPaid", "TransactionMutuallyCanceled"}
 DISPUTE_ACTIVITIES = {"SellerAddInformation", "SellerComment", "SellerEndCommunication", "SellerOffersRefund"}
@@ -37,12 +36,12 @@ class FeedbackCalls(TradingCalls):
     def leave_feedback(self, user: User, doc: dict) -> dict:
         need(doc, "CommentText", "CommentType", "TargetUser")
         need_one(doc, "ItemID", "OrderLineItemID")
-        target = str(get(doc, "TargetUser"))
+        target = str(scalar(doc, "TargetUser"))
         if self.market.user(target) is None:
             raise Failure(21, "Invalid UserID.", f"The user {target} does not exist.", "TargetUser")
         order, line = self._sale(user, doc)
         feedback = self.record_feedback(
-            user.user_id, target, get(doc, "CommentType"), get(doc, "CommentText"), order, line
+            user.user_id, target, scalar(doc, "CommentType"), scalar(doc, "CommentText"), order, line
         )
         return {"FeedbackID": feedback.feedback_id}
 
@@ -63,18 +62,18 @@ class FeedbackCalls(TradingCalls):
         }
 
     def get_feedback(self, user: User, doc: dict) -> dict:
-        target = str(get(doc, "UserID") or user.user_id)
+        target = str(scalar(doc, "UserID") or user.user_id)
         subject = self.market.user(target)
         if subject is None:
             raise Failure(21, "Invalid UserID.", f"The user {target} does not exist.", "UserID")
         received = [f for f in self.market.trading.feedback if f.target == target]
-        if get(doc, "FeedbackID"):
-            received = [f for f in received if f.feedback_id == str(get(doc, "FeedbackID"))]
-        if get(doc, "ItemID"):
-            received = [f for f in received if f.item_id == str(get(doc, "ItemID"))]
-        if get(doc, "CommentType"):
-            received = [f for f in received if f.comment_type == get(doc, "CommentType")]
-        role = get(doc, "FeedbackType")
+        if scalar(doc, "FeedbackID"):
+            received = [f for f in received if f.feedback_id == str(scalar(doc, "FeedbackID"))]
+        if scalar(doc, "ItemID"):
+            received = [f for f in received if f.item_id == str(scalar(doc, "ItemID"))]
+        if scalar(doc, "CommentType"):
+            received = [f for f in received if f.comment_type == scalar(doc, "CommentType")]
+        role = scalar(doc, "FeedbackType")
         if role in ("FeedbackReceivedAsSeller", "FeedbackReceivedAsBuyer"):
             received = [f for f in received if f.role == role.removeprefix("FeedbackReceivedAs")]
         received.reverse()  # newest first
@@ -94,17 +93,23 @@ class FeedbackCalls(TradingCalls):
 
     def respond_to_feedback(self, user: User, doc: dict) -> dict:
         need(doc, "FeedbackID", "ResponseType", "ResponseText", "TargetUserID")
-        feedback = next((f for f in self.market.trading.feedback if f.feedback_id == str(get(doc, "FeedbackID"))), None)
-        if feedback is None or feedback.target != user.user_id or feedback.commenter != str(get(doc, "TargetUserID")):
+        feedback = next(
+            (f for f in self.market.trading.feedback if f.feedback_id == str(scalar(doc, "FeedbackID"))), None
+        )
+        if (
+            feedback is None
+            or feedback.target != user.user_id
+            or feedback.commenter != str(scalar(doc, "TargetUserID"))
+        ):
             raise Failure(
                 21916179, "Invalid feedback.", "No feedback with this ID was left for you by that user.", "FeedbackID"
             )
-        kind = get(doc, "ResponseType")
+        kind = scalar(doc, "ResponseType")
         if kind not in ("Reply", "FollowUp"):
             raise Failure(37, "Input data is invalid.", "ResponseType is Reply or FollowUp.", "ResponseType")
         if kind == "Reply" and feedback.response:
             raise Failure(21916180, "Already replied.", "You have already replied to this feedback.", "FeedbackID")
-        feedback.response, feedback.response_type = str(get(doc, "ResponseText")), kind
+        feedback.response, feedback.response_type = str(scalar(doc, "ResponseText")), kind
         return {}
 
     def get_items_awaiting_feedback(self, user: User, doc: dict) -> dict:
@@ -173,7 +178,7 @@ class FeedbackCalls(TradingCalls):
         order, line = self._sale(user, doc)
         if order.seller != user.user_id:
             raise Failure(21916624, "Not the seller.", "Only the seller opens an unpaid-item dispute.")
-        reason = str(get(doc, "DisputeReason"))
+        reason = str(scalar(doc, "DisputeReason"))
         if reason not in DISPUTE_REASONS:
             raise Failure(37, "Input data is invalid.", f"DisputeReason {reason} is not supported.", "DisputeReason")
         if reason == "BuyerHasNotPaid" and order.paid:
@@ -189,7 +194,7 @@ class FeedbackCalls(TradingCalls):
             order.buyer,
             order.seller,
             reason,
-            str(get(doc, "DisputeExplanation")),
+            str(scalar(doc, "DisputeExplanation")),
             user.user_id,
             stamp(),
             line.line_item_id,
@@ -199,8 +204,8 @@ class FeedbackCalls(TradingCalls):
 
     def add_dispute_response(self, user: User, doc: dict) -> dict:
         need(doc, "DisputeID", "DisputeActivity")
-        dispute = self._dispute(user, get(doc, "DisputeID"))
-        activity = str(get(doc, "DisputeActivity"))
+        dispute = self._dispute(user, scalar(doc, "DisputeID"))
+        activity = str(scalar(doc, "DisputeActivity"))
         if activity not in DISPUTE_ACTIVITIES:
             raise Failure(
                 37, "Input data is invalid.", f"DisputeActivity {activity} is not supported.", "DisputeActivity"
@@ -212,7 +217,7 @@ class FeedbackCalls(TradingCalls):
                 "MessageID": len(dispute.messages) + 1,
                 "MessageSource": "Seller",
                 "MessageCreationTime": stamp(),
-                "MessageText": get(doc, "MessageText") or activity,
+                "MessageText": scalar(doc, "MessageText") or activity,
             }
         )
         if activity == "SellerEndCommunication":
@@ -223,10 +228,10 @@ class FeedbackCalls(TradingCalls):
 
     def get_dispute(self, user: User, doc: dict) -> dict:
         need(doc, "DisputeID")
-        return {"Dispute": self._dispute_fields(self._dispute(user, get(doc, "DisputeID")))}
+        return {"Dispute": self._dispute_fields(self._dispute(user, scalar(doc, "DisputeID")))}
 
     def get_user_disputes(self, user: User, doc: dict) -> dict:
-        kind = get(doc, "DisputeFilterType") or "AllInvolvedDisputes"
+        kind = scalar(doc, "DisputeFilterType") or "AllInvolvedDisputes"
         disputes = [d for d in self.market.trading.disputes.values() if user.user_id in (d.buyer, d.seller)]
         if kind == "AllInvolvedClosedDisputes":
             disputes = [d for d in disputes if d.state == "Closed"]
@@ -249,7 +254,7 @@ class FeedbackCalls(TradingCalls):
 
     def seller_reverse_dispute(self, user: User, doc: dict) -> dict:
         need(doc, "DisputeID", "DisputeResolutionReason")
-        dispute = self._dispute(user, get(doc, "DisputeID"))
+        dispute = self._dispute(user, scalar(doc, "DisputeID"))
         if dispute.seller != user.user_id or dispute.state == "Closed":
             raise Failure(21916160, "Dispute cannot be reversed.", "Only an open dispute you opened can be reversed.")
         dispute.state, dispute.status = "Closed", "ClosedFVFCreditNoStrike"
@@ -257,8 +262,8 @@ class FeedbackCalls(TradingCalls):
 
     def disable_unpaid_item_assistance(self, user: User, doc: dict) -> dict:
         need_one(doc, "OrderLineItemID", "ItemID", "DisputeID")
-        if get(doc, "DisputeID"):
-            dispute = self._dispute(user, get(doc, "DisputeID"))
+        if scalar(doc, "DisputeID"):
+            dispute = self._dispute(user, scalar(doc, "DisputeID"))
             doc = {"ItemID": dispute.item_id, "TransactionID": dispute.transaction_id}
         order, line = self._sale(user, doc)
         if order.seller != user.user_id:

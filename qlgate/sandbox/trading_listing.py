@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from .state import Item, User, now, stamp
-from .trading_common import Failure, TradingCalls, flag, missing, money, need, need_one, number, page, texts
+from .trading_common import Failure, TradingCalls, flag, missing, money, need, need_one, number, scalar
 from .wire import Amount, as_list, get
 
 DURATIONS = {"Days_1": 1, "Days_3": 3, "Days_5": 5, "Days_7": 7, "Days_10": 10, "Days_30": 30, "GTC": 30}
@@ -53,52 +53,54 @@ class ListingCalls(TradingCalls):
         "VerifyRelistItem": "verify_relist_item",
         "AddSecondChanceItem": "add_second_chance_item",
         "GetItem": "get_item",
-        "GetSellerList": "get_seller_list",
-        "GetSellerEvents": "get_seller_events",
     }
 
     # ---------------------------------------------------------------- listing
     def new_listing(self, user: User, fields: dict, store: bool, fixed: bool = False) -> Item:
+        """A listing from an ``Item`` element, every field checked before anything is kept:
+        a call that fails stores nothing."""
         for name in ("Title", "PrimaryCategory.CategoryID", "StartPrice", "Currency", "Country", "ListingDuration"):
-            if not get(fields, name):
+            if not scalar(fields, name):
                 raise missing("Item." + name)
-        duration = get(fields, "ListingDuration")
+        duration = scalar(fields, "ListingDuration")
         if duration not in DURATIONS:
             raise missing("Item.ListingDuration")
-        category_id = str(get(fields, "PrimaryCategory.CategoryID"))
+        category_id = str(scalar(fields, "PrimaryCategory.CategoryID"))
         category = self.market.categories.get(category_id)
-        listing_type = get(fields, "ListingType") or ("FixedPriceItem" if fixed else "Chinese")
+        listing_type = scalar(fields, "ListingType") or ("FixedPriceItem" if fixed else "Chinese")
         if fixed and listing_type not in FIXED:
             raise Failure(21916286, "Invalid listing type.", "AddFixedPriceItem lists fixed-price items only.")
         start = now()
         item = Item(
-            self.market.new_item_id() if store else "0",
-            get(fields, "Title"),
+            "0",
+            scalar(fields, "Title"),
             category_id,
             category.name if category is not None else "",
-            money(get(fields, "StartPrice"), "Item.StartPrice"),
-            get(fields, "Currency"),
+            money(scalar(fields, "StartPrice"), "Item.StartPrice"),
+            scalar(fields, "Currency"),
             listing_type,
             user.user_id,
             stamp(start),
             stamp(start + timedelta(days=DURATIONS[duration])),
-            quantity=number(get(fields, "Quantity"), "Item.Quantity", 1),
-            location=get(fields, "Location"),
-            country=get(fields, "Country"),
-            postal_code=get(fields, "PostalCode"),
-            condition_id=number(get(fields, "ConditionID"), "Item.ConditionID", 1000),
-            description=get(fields, "Description", "") or "",
+            quantity=number(scalar(fields, "Quantity"), "Item.Quantity", 1),
+            location=scalar(fields, "Location"),
+            country=scalar(fields, "Country"),
+            postal_code=scalar(fields, "PostalCode"),
+            condition_id=number(scalar(fields, "ConditionID"), "Item.ConditionID", 1000),
+            description=scalar(fields, "Description", "") or "",
         )
         if item.quantity < 1 or (listing_type not in FIXED and item.quantity != 1):
             raise Failure(515, "Invalid quantity.", "An auction lists exactly one item.", "Item.Quantity")
+        extras = {
+            "SKU": scalar(fields, "SKU"),
+            "BuyItNowPrice": scalar(fields, "BuyItNowPrice"),
+            "BestOfferEnabled": flag(scalar(fields, "BestOfferDetails.BestOfferEnabled")),
+            "Fields": fields,
+        }
         if store:
+            item.item_id = self.market.new_item_id()
             self.market.add(item)
-            self.market.trading.extras[item.item_id] = {
-                "SKU": get(fields, "SKU"),
-                "BuyItNowPrice": get(fields, "BuyItNowPrice"),
-                "BestOfferEnabled": flag(get(fields, "BestOfferDetails.BestOfferEnabled")),
-                "Fields": fields,
-            }
+            self.market.trading.extras[item.item_id] = extras
         return item
 
     def _listed(self, item: Item) -> dict:
@@ -109,7 +111,7 @@ class ListingCalls(TradingCalls):
 
     def add_fixed_price_item(self, user: User, doc: dict) -> dict:
         out = self._listed(self.new_listing(user, get(doc, "Item") or {}, True, fixed=True))
-        return {**out, "SKU": get(doc, "Item.SKU")}
+        return {**out, "SKU": scalar(doc, "Item.SKU")}
 
     def verify_add_item(self, user: User, doc: dict) -> dict:
         return self.add_item(user, doc, store=False)
@@ -125,7 +127,7 @@ class ListingCalls(TradingCalls):
             raise Failure(21916284, "Too many items.", "AddItems lists at most 5 items at a time.")
         out = []
         for c in containers:
-            if not isinstance(c, dict) or not c.get("MessageID"):
+            if not isinstance(c, dict) or not scalar(c, "MessageID"):
                 raise missing("AddItemRequestContainer.MessageID")
             try:
                 out.append(
@@ -146,38 +148,45 @@ class ListingCalls(TradingCalls):
         raise Failure(21916270, "SKU not found.", f"No active listing of yours has SKU {sku}.", str(sku))
 
     def _revise(self, item: Item, fields: dict) -> None:
+        """Revises an item by an ``Item`` element's fields, all checked before any is changed."""
         if not item.active:
             raise Failure(291, "Auction ended.", f"Item {item.item_id} has ended and cannot be revised.", item.item_id)
-        if fields.get("Title"):
-            if item.bid_count:
-                raise Failure(10039, "Cannot revise title.", "An item with bids keeps its title.", "Item.Title")
-            item.title = fields["Title"]
-        if get(fields, "StartPrice"):
-            if item.bid_count:
-                raise Failure(10039, "Cannot revise price.", "An item with bids keeps its price.", "Item.StartPrice")
-            item.price = money(get(fields, "StartPrice"), "Item.StartPrice")
-        if get(fields, "Quantity"):
-            quantity = number(get(fields, "Quantity"), "Item.Quantity")
-            if quantity < item.quantity_sold + 1 and item.listing_type in FIXED:
-                raise Failure(21916271, "Invalid quantity.", "Quantity must exceed the quantity sold.", "Item.Quantity")
-            item.quantity = quantity
-        if fields.get("Description"):
-            item.description = fields["Description"]
-        if get(fields, "PrimaryCategory.CategoryID"):
-            item.category_id = str(get(fields, "PrimaryCategory.CategoryID"))
-        if get(fields, "SKU"):
-            self.market.trading.extras.setdefault(item.item_id, {})["SKU"] = get(fields, "SKU")
+        title, description = scalar(fields, "Title"), scalar(fields, "Description")
+        price, quantity = scalar(fields, "StartPrice"), scalar(fields, "Quantity")
+        category_id, sku = scalar(fields, "PrimaryCategory.CategoryID"), scalar(fields, "SKU")
+        if (title or price) and item.bid_count:
+            which = "title" if title else "price"
+            param = "Item.Title" if title else "Item.StartPrice"
+            raise Failure(10039, f"Cannot revise {which}.", f"An item with bids keeps its {which}.", param)
+        new_price = money(price, "Item.StartPrice") if price else None
+        new_quantity = number(quantity, "Item.Quantity") if quantity else None
+        if new_quantity is not None and new_quantity < item.quantity_sold + 1 and item.listing_type in FIXED:
+            raise Failure(21916271, "Invalid quantity.", "Quantity must exceed the quantity sold.", "Item.Quantity")
+        if title:
+            item.title = title
+        if new_price is not None:
+            item.price = new_price
+        if new_quantity is not None:
+            item.quantity = new_quantity
+        if description:
+            item.description = description
+        if category_id:
+            item.category_id = str(category_id)
+        if sku:
+            self.market.trading.extras.setdefault(item.item_id, {})["SKU"] = sku
+        if title or category_id:
+            self.market.reindex(item)  # searches find it by its new title and category
 
     def revise_item(self, user: User, doc: dict) -> dict:
         need(doc, "Item.ItemID")
-        item = self._own(user, get(doc, "Item.ItemID"))
+        item = self._own(user, scalar(doc, "Item.ItemID"))
         self._revise(item, get(doc, "Item") or {})
         return self._listed(item)
 
     def revise_fixed_price_item(self, user: User, doc: dict) -> dict:
         need(doc, "Item")
         need_one(doc, "Item.ItemID", "Item.SKU")
-        item = self._by_id_or_sku(user, get(doc, "Item.ItemID"), get(doc, "Item.SKU"))
+        item = self._by_id_or_sku(user, scalar(doc, "Item.ItemID"), scalar(doc, "Item.SKU"))
         if item.listing_type not in FIXED:
             raise Failure(21916286, "Not a fixed-price item.", "Use ReviseItem for auctions.", item.item_id)
         self._revise(item, get(doc, "Item") or {})
@@ -190,12 +199,18 @@ class ListingCalls(TradingCalls):
         if len(statuses) > 4:
             raise Failure(21916284, "Too many items.", "ReviseInventoryStatus revises at most 4 listings.")
         changed = []
-        for s in statuses:
+        revisions = []
+        for s in statuses:  # all checked before any is revised
             s = s if isinstance(s, dict) else {}
-            if not s.get("ItemID") and not s.get("SKU"):
+            item_id, sku = scalar(s, "ItemID"), scalar(s, "SKU")
+            if not item_id and not sku:
                 raise missing("InventoryStatus.ItemID")
-            item = self._by_id_or_sku(user, s.get("ItemID"), s.get("SKU"))
-            self._revise(item, {k: s[k] for k in ("StartPrice", "Quantity") if k in s})
+            fields = {k: scalar(s, k) for k in ("StartPrice", "Quantity") if k in s}
+            money(fields.get("StartPrice") or 0, "InventoryStatus.StartPrice")
+            number(fields.get("Quantity"), "InventoryStatus.Quantity", 0)
+            revisions.append((self._by_id_or_sku(user, item_id, sku), fields))
+        for item, fields in revisions:
+            self._revise(item, fields)
             changed.append(item)
         return {
             "InventoryStatus": [
@@ -212,10 +227,10 @@ class ListingCalls(TradingCalls):
 
     def add_to_item_description(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID", "Description")
-        item = self._own(user, get(doc, "ItemID"))
+        item = self._own(user, scalar(doc, "ItemID"))
         if not item.active:
             raise Failure(291, "Auction ended.", f"Item {item.item_id} has ended.", item.item_id)
-        item.description = f"{item.description}<hr>Added {stamp()}: {get(doc, 'Description')}"
+        item.description = f"{item.description}<hr>Added {stamp()}: {scalar(doc, 'Description')}"
         return {}
 
     # ---------------------------------------------------------------- ending and relisting
@@ -234,13 +249,13 @@ class ListingCalls(TradingCalls):
 
     def end_item(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID", "EndingReason")
-        return {"EndTime": self.end(user, get(doc, "ItemID"), get(doc, "EndingReason")).end}
+        return {"EndTime": self.end(user, scalar(doc, "ItemID"), scalar(doc, "EndingReason")).end}
 
     def end_fixed_price_item(self, user: User, doc: dict) -> dict:
         need(doc, "EndingReason")
         need_one(doc, "ItemID", "SKU")
-        item = self._by_id_or_sku(user, get(doc, "ItemID"), get(doc, "SKU"))
-        return {"EndTime": self.end(user, item.item_id, get(doc, "EndingReason")).end, "SKU": get(doc, "SKU")}
+        item = self._by_id_or_sku(user, scalar(doc, "ItemID"), scalar(doc, "SKU"))
+        return {"EndTime": self.end(user, item.item_id, scalar(doc, "EndingReason")).end, "SKU": scalar(doc, "SKU")}
 
     def end_items(self, user: User, doc: dict) -> dict:
         containers = as_list(get(doc, "EndItemRequestContainer"))
@@ -252,18 +267,17 @@ class ListingCalls(TradingCalls):
             if not c.get("MessageID"):
                 raise missing("EndItemRequestContainer.MessageID")
             try:
-                if not c.get("ItemID"):
+                if not scalar(c, "ItemID"):
                     raise missing("EndItemRequestContainer.ItemID")
-                out.append(
-                    {"EndTime": self.end(user, c["ItemID"], c.get("EndingReason")).end, "CorrelationID": c["MessageID"]}
-                )
+                ended = self.end(user, scalar(c, "ItemID"), scalar(c, "EndingReason"))
+                out.append({"EndTime": ended.end, "CorrelationID": c["MessageID"]})
             except Failure as f:
                 out.append({"CorrelationID": c["MessageID"], "Errors": f.errors()})
         return {"EndItemResponseContainer": out}
 
     def relist(self, user: User, doc: dict, store: bool = True, fixed: bool | None = None) -> dict:
         need(doc, "Item", "Item.ItemID")
-        old = self._own(user, get(doc, "Item.ItemID"))
+        old = self._own(user, scalar(doc, "Item.ItemID"))
         if old.active:
             raise Failure(21916750, "Item cannot be relisted.", f"Item {old.item_id} is still active.", old.item_id)
         if fixed is not None and (old.listing_type in FIXED) != fixed:
@@ -287,7 +301,8 @@ class ListingCalls(TradingCalls):
             "ConditionID": old.condition_id,
             "Description": old.description,
         }
-        for key, value in (get(doc, "Item") or {}).items():
+        given = get(doc, "Item")
+        for key, value in (given if isinstance(given, dict) else {}).items():
             if key != "ItemID":
                 fields[key] = value
         item = self.new_listing(user, fields, store)
@@ -304,15 +319,15 @@ class ListingCalls(TradingCalls):
 
     def add_second_chance_item(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID", "RecipientBidderUserID", "Duration")
-        old = self._own(user, get(doc, "ItemID"))
-        bidder = str(get(doc, "RecipientBidderUserID"))
+        old = self._own(user, scalar(doc, "ItemID"))
+        bidder = str(scalar(doc, "RecipientBidderUserID"))
         if old.active or bidder not in old.max_bids or bidder == old.high_bidder:
             raise Failure(
                 21916480,
                 "Invalid second chance offer.",
                 f"{bidder} is not an unsuccessful bidder on ended item {old.item_id}.",
             )
-        days = {"Days_1": 1, "Days_3": 3, "Days_5": 5, "Days_7": 7}.get(str(get(doc, "Duration")))
+        days = {"Days_1": 1, "Days_3": 3, "Days_5": 5, "Days_7": 7}.get(str(scalar(doc, "Duration")))
         if days is None:
             raise missing("Duration")
         price = old.max_bids[bidder]
@@ -337,62 +352,14 @@ class ListingCalls(TradingCalls):
     # ---------------------------------------------------------------- reading
     def get_item(self, user: User, doc: dict) -> dict:
         need_one(doc, "ItemID", "SKU")
-        item = self._item(get(doc, "ItemID")) if get(doc, "ItemID") else self._by_id_or_sku(user, None, get(doc, "SKU"))
+        item = (
+            self._item(scalar(doc, "ItemID"))
+            if scalar(doc, "ItemID")
+            else self._by_id_or_sku(user, None, scalar(doc, "SKU"))
+        )
         fields = self.item_fields(item)
         extra = self.market.trading.extras.get(item.item_id, {})
         if extra.get("SKU"):
             fields["SKU"] = extra["SKU"]
         watchers = sum(item.item_id in u.watch for u in self.market.users.values())
         return {"Item": {**fields, "WatchCount": watchers}}
-
-    def _seller_items(self, seller: str, doc: dict, prefix: str = "") -> list[Item]:
-        bounds = {}
-        for which in ("StartTime", "EndTime", "ModTime"):
-            bounds[which] = (
-                parse_time(get(doc, f"{which}From"), f"{which}From"),
-                parse_time(get(doc, f"{which}To"), f"{which}To"),
-            )
-            low, high = bounds[which]
-            if low and high and low > high:
-                raise Failure(21916213, "Invalid time range.", f"{which}From is after {which}To.", f"{which}From")
-        out = []
-        for item in self.market.items.values():
-            if item.seller != seller:
-                continue
-            keep = True
-            for which, attr in (("StartTime", item.start), ("EndTime", item.end), ("ModTime", item.start)):
-                low, high = bounds[which]
-                when = parse_time(attr, which)
-                if (low and when and when < low) or (high and when and when > high):
-                    keep = False
-            if keep:
-                out.append(item)
-        return out
-
-    def get_seller_list(self, user: User, doc: dict) -> dict:
-        seller = str(get(doc, "UserID") or user.user_id)
-        if self.market.user(seller) is None:
-            raise Failure(21, "Invalid UserID.", f"The user {seller} does not exist.", "UserID")
-        skus = set(texts(get(doc, "SKUArray.SKU")))
-        items = [
-            i
-            for i in self._seller_items(seller, doc)
-            if not skus or self.market.trading.extras.get(i.item_id, {}).get("SKU") in skus
-        ]
-        chosen, result = page(doc, items, 200)
-        per_page = number(get(doc, "Pagination.EntriesPerPage"), "Pagination.EntriesPerPage", 200)
-        page_number = number(get(doc, "Pagination.PageNumber"), "Pagination.PageNumber", 1)
-        return {
-            "PaginationResult": result,
-            "HasMoreItems": page_number * per_page < len(items),
-            "ItemArray": {"Item": [self.item_fields(i) for i in chosen]} if chosen else None,
-            "ItemsPerPage": per_page,
-            "PageNumber": page_number,
-            "ReturnedItemCountActual": len(chosen),
-            "Seller": {"UserID": seller},
-        }
-
-    def get_seller_events(self, user: User, doc: dict) -> dict:
-        need_one(doc, "StartTimeFrom", "EndTimeFrom", "ModTimeFrom")
-        items = self._seller_items(str(get(doc, "UserID") or user.user_id), doc)
-        return {"TimeTo": stamp(), "ItemArray": {"Item": [self.item_fields(i) for i in items]} if items else None}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .state import User, stamp
-from .trading_common import Failure, TradingCalls, flag, need, need_one, page, texts
+from .trading_common import Failure, TradingCalls, flag, need, need_one, page, scalar, texts
 from .trading_listing import parse_time
 from .trading_state import Message
 from .wire import as_list, get
@@ -56,9 +56,9 @@ class MessageCalls(TradingCalls):
             "MemberMessage.RecipientID",
             "MemberMessage.Subject",
         )
-        item = self._item(get(doc, "ItemID"))
-        recipient = str(get(doc, "MemberMessage.RecipientID"))
-        kind = str(get(doc, "MemberMessage.QuestionType"))
+        item = self._item(scalar(doc, "ItemID"))
+        recipient = str(scalar(doc, "MemberMessage.RecipientID"))
+        kind = str(scalar(doc, "MemberMessage.QuestionType"))
         if kind not in QUESTION_TYPES:
             raise Failure(37, "Input data is invalid.", f"QuestionType {kind} is not valid.", "QuestionType")
         partners = any(
@@ -76,8 +76,8 @@ class MessageCalls(TradingCalls):
         self._send(
             user.user_id,
             recipient,
-            str(get(doc, "MemberMessage.Subject")),
-            str(get(doc, "MemberMessage.Body")),
+            str(scalar(doc, "MemberMessage.Subject")),
+            str(scalar(doc, "MemberMessage.Body")),
             item.item_id,
             question_type=kind,
             message_type="ContactTransactionPartner",
@@ -86,8 +86,8 @@ class MessageCalls(TradingCalls):
 
     def add_member_message_rtq(self, user: User, doc: dict) -> dict:
         need(doc, "MemberMessage.Body", "MemberMessage.ParentMessageID", "MemberMessage.RecipientID")
-        parent = self.market.trading.messages.get(str(get(doc, "MemberMessage.ParentMessageID")))
-        recipient = str(get(doc, "MemberMessage.RecipientID"))
+        parent = self.market.trading.messages.get(str(scalar(doc, "MemberMessage.ParentMessageID")))
+        recipient = str(scalar(doc, "MemberMessage.RecipientID"))
         if parent is None or parent.recipient != user.user_id or parent.sender != recipient:
             raise Failure(
                 20137,
@@ -95,18 +95,18 @@ class MessageCalls(TradingCalls):
                 "The question does not exist or was not asked of you by this user.",
                 "ParentMessageID",
             )
-        if get(doc, "ItemID") and parent.item_id and str(get(doc, "ItemID")) != parent.item_id:
+        if scalar(doc, "ItemID") and parent.item_id and str(scalar(doc, "ItemID")) != parent.item_id:
             raise Failure(20138, "Item does not match.", "The question is about another item.", "ItemID")
         self._send(
             user.user_id,
             recipient,
             f"RE: {parent.subject}",
-            str(get(doc, "MemberMessage.Body")),
+            str(scalar(doc, "MemberMessage.Body")),
             parent.item_id,
             message_type="ResponseToASQQuestion",
             parent_id=parent.message_id,
             status="Answered",
-            displayed_to_public=flag(get(doc, "MemberMessage.DisplayToPublic")),
+            displayed_to_public=flag(scalar(doc, "MemberMessage.DisplayToPublic")),
         )
         parent.status = "Answered"
         return {}
@@ -124,7 +124,7 @@ class MessageCalls(TradingCalls):
             try:
                 item = self._own(user, c["ItemID"])
                 recipients = texts(get(c, "MemberMessage.RecipientID"))
-                body = get(c, "MemberMessage.Body")
+                body = scalar(c, "MemberMessage.Body")
                 if not recipients or not body:
                     raise Failure(37, "Input data is invalid.", "MemberMessage Body and RecipientID are required.")
                 for r in recipients:
@@ -138,7 +138,7 @@ class MessageCalls(TradingCalls):
                     self._send(
                         user.user_id,
                         r,
-                        get(c, "MemberMessage.Subject") or item.title,
+                        scalar(c, "MemberMessage.Subject") or item.title,
                         str(body),
                         item.item_id,
                         message_type="AskSellerQuestion",
@@ -151,11 +151,11 @@ class MessageCalls(TradingCalls):
     def get_member_messages(self, user: User, doc: dict) -> dict:
         need(doc, "MailMessageType")
         need_one(doc, "ItemID", "StartCreationTime")
-        kind = get(doc, "MailMessageType")
+        kind = scalar(doc, "MailMessageType")
         if kind not in ("All", "AskSellerQuestion"):
             raise Failure(37, "Input data is invalid.", f"MailMessageType {kind} is not supported.", "MailMessageType")
-        since = parse_time(get(doc, "StartCreationTime"), "StartCreationTime")
-        status = get(doc, "MessageStatus")
+        since = parse_time(scalar(doc, "StartCreationTime"), "StartCreationTime")
+        status = scalar(doc, "MessageStatus")
         questions = [
             m
             for m in self.market.trading.messages.values()
@@ -163,7 +163,7 @@ class MessageCalls(TradingCalls):
             and m.message_type in ("AskSellerQuestion", "ContactTransactionPartner")
             and (kind == "All" or m.message_type == kind)
             and user.user_id in (m.sender, m.recipient)
-            and (not get(doc, "ItemID") or m.item_id == str(get(doc, "ItemID")))
+            and (not scalar(doc, "ItemID") or m.item_id == str(scalar(doc, "ItemID")))
             and (since is None or (parse_time(m.time, "Time") or since) >= since)
             and (not status or m.status == status)
         ]
@@ -211,7 +211,7 @@ class MessageCalls(TradingCalls):
 
     def get_my_messages(self, user: User, doc: dict) -> dict:
         need(doc, "DetailLevel")
-        level = str(get(doc, "DetailLevel"))
+        level = str(scalar(doc, "DetailLevel"))
         if level not in ("ReturnHeaders", "ReturnMessages", "ReturnSummary"):
             raise Failure(37, "Input data is invalid.", f"DetailLevel {level} is not valid here.", "DetailLevel")
         inbox = [m for m in self.market.trading.messages.values() if m.recipient == user.user_id and not m.deleted]
@@ -235,8 +235,8 @@ class MessageCalls(TradingCalls):
         ids = texts(get(doc, "MessageIDs.MessageID"))
         if ids:
             inbox = self._mine(user, ids)
-        if get(doc, "FolderID") not in (None, ""):
-            inbox = [m for m in inbox if str(m.folder_id) == str(get(doc, "FolderID"))]
+        if scalar(doc, "FolderID") not in (None, ""):
+            inbox = [m for m in inbox if str(m.folder_id) == str(scalar(doc, "FolderID"))]
         rows, result = page(doc, inbox, 25)
         full = level == "ReturnMessages"
         return {
@@ -279,7 +279,7 @@ class MessageCalls(TradingCalls):
         ids = texts(get(doc, "MessageIDs.MessageID"))
         if not ids:
             raise Failure(20163, "Invalid message ID.", "Alerts are not emulated: give MessageIDs.", "MessageIDs")
-        folder = get(doc, "FolderID")
+        folder = scalar(doc, "FolderID")
         if folder not in (None, "") and str(folder) not in (
             "0",
             "1",
@@ -287,10 +287,10 @@ class MessageCalls(TradingCalls):
         ):
             raise Failure(20164, "Invalid folder.", f"Folder {folder} does not exist.", "FolderID")
         for m in self._mine(user, ids):
-            if get(doc, "Read") not in (None, ""):
-                m.read = flag(get(doc, "Read"))
-            if get(doc, "Flagged") not in (None, ""):
-                m.flagged = flag(get(doc, "Flagged"))
+            if scalar(doc, "Read") not in (None, ""):
+                m.read = flag(scalar(doc, "Read"))
+            if scalar(doc, "Flagged") not in (None, ""):
+                m.flagged = flag(scalar(doc, "Flagged"))
             if folder not in (None, ""):
                 m.folder_id = int(folder)
         return {}
@@ -298,7 +298,7 @@ class MessageCalls(TradingCalls):
     def revise_my_messages_folders(self, user: User, doc: dict) -> dict:
         need(doc, "Operation")
         folders = self.market.trading.message_folders.setdefault(user.user_id, {})
-        operation = get(doc, "Operation")
+        operation = scalar(doc, "Operation")
         ids, names = texts(get(doc, "FolderID")), texts(get(doc, "FolderName"))
         if operation == "Display":
             for name in names:
@@ -321,18 +321,18 @@ class MessageCalls(TradingCalls):
 
     def get_message_preferences(self, user: User, doc: dict) -> dict:
         need(doc, "SellerID")
-        seller = str(get(doc, "SellerID"))
+        seller = str(scalar(doc, "SellerID"))
         if self.market.user(seller) is None:
             raise Failure(21, "Invalid UserID.", f"The user {seller} does not exist.", "SellerID")
         subjects = self.market.trading.message_preferences.get(seller)
         out: dict[str, Any] = {}
-        if flag(get(doc, "IncludeASQPreferences", "true")):
+        if flag(scalar(doc, "IncludeASQPreferences", "true")):
             out["ASQPreferences"] = {"ResetDefaultSubjects": subjects is None, "Subject": subjects or None}
         return out
 
     def set_message_preferences(self, user: User, doc: dict) -> dict:
         need(doc, "ASQPreferences")
-        if flag(get(doc, "ASQPreferences.ResetDefaultSubjects")):
+        if flag(scalar(doc, "ASQPreferences.ResetDefaultSubjects")):
             self.market.trading.message_preferences.pop(user.user_id, None)
             return {}
         subjects = texts(get(doc, "ASQPreferences.Subject"))

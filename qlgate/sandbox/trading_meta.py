@@ -14,7 +14,7 @@ from collections import Counter
 from typing import ClassVar
 
 from .state import Category, User, now, stamp
-from .trading_common import Failure, TradingCalls, flag, need, need_one, texts
+from .trading_common import Failure, TradingCalls, flag, missing, money, need, need_one, number, scalar, texts
 from .wire import Amount, get
 
 CONDITIONS = {1000: "New", 1500: "New other", 3000: "Used", 7000: "For parts or not working"}
@@ -98,7 +98,9 @@ class MetaCalls(TradingCalls):
         parents = texts(get(doc, "CategoryParent"))
         for p in parents:
             self._category(p)
-        limit = int(get(doc, "LevelLimit") or 0)
+        limit = number(scalar(doc, "LevelLimit"), "LevelLimit", 0)
+        if limit < 0:
+            raise missing("LevelLimit")
         chosen = []
         for c in tree.values():
             if limit and c.level > limit:
@@ -114,7 +116,7 @@ class MetaCalls(TradingCalls):
                     continue
             chosen.append(c)
         out = {"CategoryCount": len(chosen), "UpdateTime": "2024-01-01T00:00:00.000Z", "CategoryVersion": "117"}
-        if get(doc, "DetailLevel") == "ReturnAll":
+        if scalar(doc, "DetailLevel") == "ReturnAll":
             return {"CategoryArray": {"Category": [self._fields(c) for c in chosen]} if chosen else None, **out}
         return out
 
@@ -138,14 +140,14 @@ class MetaCalls(TradingCalls):
             "CategoryVersion": "117",
             "UpdateTime": "2024-01-01T00:00:00.000Z",
             "SiteDefaults": {"ListingDuration": DURATIONS, **features}
-            if get(doc, "DetailLevel") == "ReturnAll"
+            if scalar(doc, "DetailLevel") == "ReturnAll"
             else None,
             "FeatureDefinitions": {"ListingDurations": {"ListingDuration": [{"Duration": DURATIONS}]}},
         }
-        if get(doc, "CategoryID"):
-            c = self._category(get(doc, "CategoryID"))
+        if scalar(doc, "CategoryID"):
+            c = self._category(scalar(doc, "CategoryID"))
             out["Category"] = {"CategoryID": c.category_id, **features}
-        elif flag(get(doc, "ViewAllNodes")):
+        elif flag(scalar(doc, "ViewAllNodes")):
             out["Category"] = [{"CategoryID": c.category_id, **features} for c in self.tree().values() if c.leaf]
         return out
 
@@ -154,7 +156,7 @@ class MetaCalls(TradingCalls):
         ids = texts(get(doc, "CategoryID")) or texts(get(doc, "CategorySpecific.CategoryID"))
         if not ids:
             raise Failure(37, "Input data is invalid.", "Give a CategoryID.", "CategoryID")
-        max_values = int(get(doc, "MaxValuesPerName") or 10)
+        max_values = number(scalar(doc, "MaxValuesPerName"), "MaxValuesPerName", 10)
         recommendations = []
         for category_id in ids:
             c = self._category(category_id)
@@ -182,7 +184,7 @@ class MetaCalls(TradingCalls):
 
     def get_suggested_categories(self, user: User, doc: dict) -> dict:
         need(doc, "Query")
-        query = str(get(doc, "Query"))
+        query = str(scalar(doc, "Query"))
         if len(query) > 350:
             raise Failure(37, "Input data is invalid.", "Query is longer than 350 characters.", "Query")
         words = [w.lower() for w in query.split() if w]
@@ -228,15 +230,17 @@ class MetaCalls(TradingCalls):
     def get_item_shipping(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID")
         need_one(doc, "DestinationPostalCode", "DestinationCountryCode")
-        item = self._active(get(doc, "ItemID"))
+        item = self._active(scalar(doc, "ItemID"))
         options = get(
             self.market.trading.extras.get(item.item_id, {}).get("Fields") or {},
             "ShippingDetails.ShippingServiceOptions",
         )
         option = options[0] if isinstance(options, list) else options if isinstance(options, dict) else {}
-        country = get(doc, "DestinationCountryCode") or "US"
-        cost = float(option.get("ShippingServiceCost") or (4.0 if country == (item.country or "US") else 19.0))
-        quantity = int(get(doc, "QuantitySold") or 1)
+        country = scalar(doc, "DestinationCountryCode") or "US"
+        given = scalar(option, "ShippingServiceCost")
+        default = 4.0 if country == (item.country or "US") else 19.0
+        cost = money(given, "ShippingServiceCost") if given else default
+        quantity = number(scalar(doc, "QuantitySold"), "QuantitySold", 1)
         return {
             "ShippingDetails": {
                 "ShippingServiceOptions": {

@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import Any, ClassVar
 
 from .state import LineItem, Order, Shipment, User, now, stamp
-from .trading_common import Failure, TradingCalls, flag, missing, money, need, need_one, number, page, texts
+from .trading_common import Failure, TradingCalls, flag, missing, money, need, need_one, number, page, scalar, texts
 from .trading_listing import parse_time
 from .wire import Amount, as_list, get
 
@@ -34,14 +34,14 @@ class OrderCalls(TradingCalls):
 
     # ---------------------------------------------------------------- reading orders
     def _in_time(self, order: Order, doc: dict, prefix: str) -> bool:
-        low = parse_time(get(doc, f"{prefix}From"), f"{prefix}From")
-        high = parse_time(get(doc, f"{prefix}To"), f"{prefix}To")
+        low = parse_time(scalar(doc, f"{prefix}From"), f"{prefix}From")
+        high = parse_time(scalar(doc, f"{prefix}To"), f"{prefix}To")
         created = parse_time(order.created, "CreatedTime")
         return not ((low and created and created < low) or (high and created and created > high))
 
     def get_orders(self, user: User, doc: dict) -> dict:
         need_one(doc, "OrderIDArray", "CreateTimeFrom", "ModTimeFrom", "NumberOfDays")
-        role = get(doc, "OrderRole") or "Seller"
+        role = scalar(doc, "OrderRole") or "Seller"
         if role not in ("Seller", "Buyer"):
             raise missing("OrderRole")
         orders = (
@@ -50,9 +50,11 @@ class OrderCalls(TradingCalls):
             else self.market.orders_of(buyer=user.user_id)
         )
         ids = set(texts(get(doc, "OrderIDArray.OrderID")))
-        days = get(doc, "NumberOfDays")
+        days = scalar(doc, "NumberOfDays")
+        if days and not 1 <= number(days, "NumberOfDays") <= 30:  # eBay: 1 to 30
+            raise missing("NumberOfDays")
         since = now() - timedelta(days=number(days, "NumberOfDays")) if days else None
-        status = get(doc, "OrderStatus") or "All"
+        status = scalar(doc, "OrderStatus") or "All"
         chosen = [
             o
             for o in orders
@@ -62,15 +64,15 @@ class OrderCalls(TradingCalls):
             and (since is None or (parse_time(o.created, "CreatedTime") or now()) >= since)
             and (status == "All" or self.order_status(o) == status)
         ]
-        if get(doc, "SortingOrder") == "Descending":
+        if scalar(doc, "SortingOrder") == "Descending":
             chosen.reverse()
         rows, result = page(doc, chosen, 100)
         return {
             "PaginationResult": result,
             "HasMoreOrders": len(rows) < len(chosen) and result["TotalNumberOfPages"] > 1,
             "OrderArray": {"Order": [self.order_fields(o) for o in rows]} if rows else None,
-            "OrdersPerPage": number(get(doc, "Pagination.EntriesPerPage"), "Pagination.EntriesPerPage", 100),
-            "PageNumber": number(get(doc, "Pagination.PageNumber"), "Pagination.PageNumber", 1),
+            "OrdersPerPage": number(scalar(doc, "Pagination.EntriesPerPage"), "Pagination.EntriesPerPage", 100),
+            "PageNumber": number(scalar(doc, "Pagination.PageNumber"), "Pagination.PageNumber", 1),
             "ReturnedOrderCountActual": len(rows),
         }
 
@@ -104,11 +106,11 @@ class OrderCalls(TradingCalls):
 
     def get_item_transactions(self, user: User, doc: dict) -> dict:
         need_one(doc, "ItemID", "SKU", "OrderLineItemID")
-        item_id = get(doc, "ItemID")
-        if get(doc, "OrderLineItemID"):
-            item_id = str(get(doc, "OrderLineItemID")).split("-", 1)[0]
+        item_id = scalar(doc, "ItemID")
+        if scalar(doc, "OrderLineItemID"):
+            item_id = str(scalar(doc, "OrderLineItemID")).split("-", 1)[0]
         if not item_id:
-            sku = get(doc, "SKU")
+            sku = scalar(doc, "SKU")
             item_id = next((i for i, e in self.market.trading.extras.items() if e.get("SKU") == sku), None)
             if item_id is None:
                 raise Failure(21916270, "SKU not found.", f"No listing has SKU {sku}.", str(sku))
@@ -131,7 +133,7 @@ class OrderCalls(TradingCalls):
 
     def get_seller_transactions(self, user: User, doc: dict) -> dict:
         lines = [(o, li) for o, li in self._lines(user, seller_only=True) if self._in_time(o, doc, "ModTime")]
-        days = get(doc, "NumberOfDays")
+        days = scalar(doc, "NumberOfDays")
         if days:
             if not 1 <= number(days, "NumberOfDays") <= 30:
                 raise missing("NumberOfDays")
@@ -142,7 +144,7 @@ class OrderCalls(TradingCalls):
             "PaginationResult": result,
             "HasMoreTransactions": False,
             "TransactionsPerPage": len(rows),
-            "PageNumber": number(get(doc, "Pagination.PageNumber"), "Pagination.PageNumber", 1),
+            "PageNumber": number(scalar(doc, "Pagination.PageNumber"), "Pagination.PageNumber", 1),
             "ReturnedTransactionCountActual": len(rows),
             "Seller": {"UserID": user.user_id},
             "TransactionArray": {"Transaction": [self.transaction_fields(o, li) for o, li in rows]} if rows else None,
@@ -150,7 +152,7 @@ class OrderCalls(TradingCalls):
 
     def get_my_ebay_selling(self, user: User, doc: dict) -> dict:
         def wanted(section: str) -> bool:
-            return str(get(doc, f"{section}.Include", "true")).lower() != "false"
+            return str(scalar(doc, f"{section}.Include", "true")).lower() != "false"
 
         mine = [i for i in self.market.items.values() if i.seller == user.user_id]
         active = [i for i in mine if i.active]
@@ -195,14 +197,14 @@ class OrderCalls(TradingCalls):
         order, line = self._sale(user, doc)
         if order.seller != user.user_id:
             raise Failure(21916624, "Not the seller.", "Only the seller completes a sale.", order.order_id)
-        if get(doc, "Paid") not in (None, ""):
-            order.paid = flag(get(doc, "Paid"))
+        if scalar(doc, "Paid") not in (None, ""):
+            order.paid = flag(scalar(doc, "Paid"))
         tracking = as_list(get(doc, "Shipment.ShipmentTrackingDetails"))
-        shipped = get(doc, "Shipped")
+        shipped = scalar(doc, "Shipped")
         if tracking or flag(shipped):
             if not order.paid:
                 raise Failure(21916625, "Order not paid.", "An unpaid order cannot be marked shipped.", order.order_id)
-            lines = [li.line_item_id for li in order.line_items] if get(doc, "OrderID") else [line.line_item_id]
+            lines = [li.line_item_id for li in order.line_items] if scalar(doc, "OrderID") else [line.line_item_id]
             for t in tracking or [{}]:
                 t = t if isinstance(t, dict) else {}
                 if tracking and not (t.get("ShipmentTrackingNumber") and t.get("ShippingCarrierUsed")):
@@ -242,7 +244,7 @@ class OrderCalls(TradingCalls):
         need(doc, "CheckoutStatus")
         need_one(doc, "OrderID", "OrderLineItemID", "ItemID")
         order, _ = self._sale(user, doc)
-        status = get(doc, "CheckoutStatus")
+        status = scalar(doc, "CheckoutStatus")
         if status not in ("Complete", "Incomplete", "Pending"):
             raise missing("CheckoutStatus")
         order.paid = status == "Complete"
@@ -266,13 +268,15 @@ class OrderCalls(TradingCalls):
         picked: list[tuple[Order, LineItem]] = []
         for t in wanted:
             t = t if isinstance(t, dict) else {}
-            order, line = self._sale(user, {"ItemID": get(t, "Item.ItemID"), "TransactionID": t.get("TransactionID")})
+            order, line = self._sale(
+                user, {"ItemID": scalar(t, "Item.ItemID"), "TransactionID": t.get("TransactionID")}
+            )
             picked.append((order, line))
         buyers = {o.buyer for o, _ in picked}
         sellers = {o.seller for o, _ in picked}
         if len(buyers) != 1 or len(sellers) != 1 or any(o.paid and o.shipments for o, _ in picked):
             raise Failure(21916628, "Cannot combine.", "Only unshipped sales between one buyer and one seller combine.")
-        total = money(get(doc, "Order.Total"), "Order.Total")
+        total = money(scalar(doc, "Order.Total"), "Order.Total")
         combined = Order(
             f"{picked[0][0].order_id}-C",
             buyers.pop(),

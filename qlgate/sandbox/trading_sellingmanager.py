@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .state import Order, Product, User
-from .trading_common import Failure, TradingCalls, flag, missing, need, need_one, page, texts
+from .trading_common import Failure, TradingCalls, flag, missing, need, need_one, number, page, scalar, texts
 from .trading_state import Folder
 from .wire import Amount, get
 
+NUMERIC_FIELDS = ("QuantityAvailable", "RestockThreshold")
 PRODUCT_FIELDS = (
     "ProductName",
     "CustomLabel",
@@ -69,14 +70,23 @@ class SellingManagerCalls(TradingCalls):
             **{k: v for k, v in product.details.items() if k not in ("ProductName", "ProductID")},
         }
 
+    @staticmethod
+    def _given(details: dict) -> dict:
+        """A product's fields of a request, all text (and the quantities whole numbers)."""
+        fields = {k: scalar(details, k) for k in PRODUCT_FIELDS if scalar(details, k) not in (None, "")}
+        for k in NUMERIC_FIELDS:
+            if k in fields:
+                number(fields[k], "SellingManagerProductDetails." + k)
+        return fields
+
     def add_product(self, user: User, doc: dict) -> dict:
         details = get(doc, "SellingManagerProductDetails")
-        if not isinstance(details, dict) or not details.get("ProductName"):
+        if not isinstance(details, dict) or not scalar(details, "ProductName"):
             raise missing("SellingManagerProductDetails.ProductName")
-        folder = details.get("FolderID") or get(doc, "FolderID")
+        folder = scalar(details, "FolderID") or scalar(doc, "FolderID")
         if folder:
             self._folder(user, folder)
-        fields = {k: details[k] for k in PRODUCT_FIELDS if k in details}
+        fields = self._given(details)
         if folder:
             fields["FolderID"] = str(folder)
         return {"SellingManagerProductDetails": self._details(self.market.new_product(user.user_id, fields))}
@@ -84,27 +94,26 @@ class SellingManagerCalls(TradingCalls):
     def revise_product(self, user: User, doc: dict) -> dict:
         need(doc, "SellingManagerProductDetails", "SellingManagerProductDetails.ProductID")
         details = get(doc, "SellingManagerProductDetails")
-        product = self._product(user, details["ProductID"])
-        if details.get("FolderID"):
-            self._folder(user, details["FolderID"])
-            product.details["FolderID"] = str(details["FolderID"])
-        for k in PRODUCT_FIELDS:
-            if details.get(k) not in (None, ""):
-                product.details[k] = details[k]
+        product = self._product(user, scalar(details, "ProductID"))
+        folder, fields = scalar(details, "FolderID"), self._given(details)  # all checked before any is changed
+        if folder:
+            self._folder(user, folder)
+            product.details["FolderID"] = str(folder)
+        product.details.update(fields)
         return {"SellingManagerProductDetails": self._details(product)}
 
     def delete_product(self, user: User, doc: dict) -> dict:
         need(doc, "ProductID")
-        product = self._product(user, get(doc, "ProductID"))
+        product = self._product(user, scalar(doc, "ProductID"))
         del self.market.products[product.product_id]
         return {"DeletedSellingManagerProductDetails": self._details(product)}
 
     def get_inventory(self, user: User, doc: dict) -> dict:
         products = [p for p in self.market.products.values() if p.owner == user.user_id]
-        if get(doc, "FolderID"):
-            self._folder(user, get(doc, "FolderID"))
-            products = [p for p in products if p.details.get("FolderID") == str(get(doc, "FolderID"))]
-        query = get(doc, "Search.SearchValue")
+        if scalar(doc, "FolderID"):
+            self._folder(user, scalar(doc, "FolderID"))
+            products = [p for p in products if p.details.get("FolderID") == str(scalar(doc, "FolderID"))]
+        query = scalar(doc, "Search.SearchValue")
         if query:
             products = [p for p in products if str(query).lower() in str(p.details.get("ProductName", "")).lower()]
         rows, result = page(doc, products, 50)
@@ -130,10 +139,10 @@ class SellingManagerCalls(TradingCalls):
 
     def add_folder(self, user: User, doc: dict) -> dict:
         need(doc, "FolderName")
-        parent = get(doc, "ParentFolderID")
+        parent = scalar(doc, "ParentFolderID")
         if parent:
             self._folder(user, parent)
-        name = str(get(doc, "FolderName"))
+        name = str(scalar(doc, "FolderName"))
         if any(
             f.name == name and f.parent_id == (str(parent) if parent else None) and f.owner == user.user_id
             for f in self.market.trading.folders.values()
@@ -144,7 +153,7 @@ class SellingManagerCalls(TradingCalls):
             user.user_id,
             name,
             str(parent) if parent else None,
-            get(doc, "Comment") or "",
+            scalar(doc, "Comment") or "",
         )
         self.market.trading.folders[(user.user_id, folder.folder_id)] = folder
         user.folders[folder.folder_id] = name
@@ -152,16 +161,16 @@ class SellingManagerCalls(TradingCalls):
 
     def revise_folder(self, user: User, doc: dict) -> dict:
         need(doc, "Folder", "Folder.FolderID")
-        folder = self._folder(user, get(doc, "Folder.FolderID"))
-        if get(doc, "Folder.FolderName"):
-            folder.name = user.folders[folder.folder_id] = str(get(doc, "Folder.FolderName"))
-        if get(doc, "Folder.FolderComment") is not None:
-            folder.comment = str(get(doc, "Folder.FolderComment"))
+        folder = self._folder(user, scalar(doc, "Folder.FolderID"))
+        if scalar(doc, "Folder.FolderName"):
+            folder.name = user.folders[folder.folder_id] = str(scalar(doc, "Folder.FolderName"))
+        if scalar(doc, "Folder.FolderComment") is not None:
+            folder.comment = str(scalar(doc, "Folder.FolderComment"))
         return {"Folder": self._tree(user, folder, 0)}
 
     def delete_folder(self, user: User, doc: dict) -> dict:
         need(doc, "FolderID")
-        folder = self._folder(user, get(doc, "FolderID"))
+        folder = self._folder(user, scalar(doc, "FolderID"))
         busy = any(
             p.owner == user.user_id and p.details.get("FolderID") == folder.folder_id
             for p in self.market.products.values()
@@ -178,9 +187,9 @@ class SellingManagerCalls(TradingCalls):
         return {}
 
     def get_folder(self, user: User, doc: dict) -> dict:
-        depth = 1 if get(doc, "MaxDepth") in (None, "") else int(get(doc, "MaxDepth"))
-        if get(doc, "FolderID"):
-            return {"Folder": self._tree(user, self._folder(user, get(doc, "FolderID")), depth)}
+        depth = number(scalar(doc, "MaxDepth"), "MaxDepth", 1)
+        if scalar(doc, "FolderID"):
+            return {"Folder": self._tree(user, self._folder(user, scalar(doc, "FolderID")), depth)}
         tops = [
             f for (owner, _), f in self.market.trading.folders.items() if owner == user.user_id and f.parent_id is None
         ]
@@ -194,8 +203,8 @@ class SellingManagerCalls(TradingCalls):
 
     def move_folder(self, user: User, doc: dict) -> dict:
         need(doc, "FolderID")
-        folder = self._folder(user, get(doc, "FolderID"))
-        target = get(doc, "NewParentFolderID")
+        folder = self._folder(user, scalar(doc, "FolderID"))
+        target = scalar(doc, "NewParentFolderID")
         if target:
             parent: Folder | None = self._folder(user, target)
             while parent is not None:  # not into itself or one of its own subfolders
@@ -238,7 +247,7 @@ class SellingManagerCalls(TradingCalls):
 
     def get_sold_listings(self, user: User, doc: dict) -> dict:
         orders = self.market.orders_of(seller=user.user_id)
-        search = get(doc, "Search.SearchType"), get(doc, "Search.SearchValue")
+        search = scalar(doc, "Search.SearchType"), scalar(doc, "Search.SearchValue")
         if search[0] and search[1]:
             key = {
                 "ItemID": lambda o: {li.item_id for li in o.line_items},
@@ -274,10 +283,10 @@ class SellingManagerCalls(TradingCalls):
         order, _ = self._sale(user, doc)
         if order.seller != user.user_id:
             raise Failure(21916624, "Not the seller.", "Only the seller revises the sale record.", order.order_id)
-        paid = get(doc, "SellingManagerSoldOrder.OrderStatus.PaidStatus")
+        paid = scalar(doc, "SellingManagerSoldOrder.OrderStatus.PaidStatus")
         if paid:
             order.paid = paid == "Paid"
-        if get(doc, "SellingManagerSoldOrder.Notes"):
+        if scalar(doc, "SellingManagerSoldOrder.Notes"):
             self.market.trading.extras.setdefault(order.order_id, {})["Notes"] = get(
                 doc, "SellingManagerSoldOrder.Notes"
             )
@@ -285,7 +294,7 @@ class SellingManagerCalls(TradingCalls):
 
     def set_feedback_options(self, user: User, doc: dict) -> dict:
         need_one(doc, "AutomatedLeaveFeedbackEvent", "StoredComments")
-        event = get(doc, "AutomatedLeaveFeedbackEvent")
+        event = scalar(doc, "AutomatedLeaveFeedbackEvent")
         if event and event not in ("CancelAutomatedFeedback", "PaymentReceived", "PositiveFeedbackReceived"):
             raise Failure(37, "Input data is invalid.", f"AutomatedLeaveFeedbackEvent {event} is not valid.")
         comments = texts(get(doc, "StoredComments.StoredCommentText"))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .state import User
-from .trading_common import Failure, TradingCalls, flag, need
+from .trading_common import Failure, TradingCalls, flag, need, scalar
 from .trading_state import SaleTemplate
 from .wire import Amount, get
 
@@ -60,13 +60,13 @@ class TemplateCalls(TradingCalls):
 
     def add_template(self, user: User, doc: dict) -> dict:
         need(doc, "Item", "ProductID")
-        product_id = self._product_id(user, get(doc, "ProductID"))
+        product_id = self._product_id(user, scalar(doc, "ProductID"))
         item = get(doc, "Item") or {}
         template = self._store(
-            user, str(get(doc, "SaleTemplateName") or item.get("Title") or "Template"), product_id, item
+            user, str(scalar(doc, "SaleTemplateName") or item.get("Title") or "Template"), product_id, item
         )
         return {
-            "CategoryID": get(item, "PrimaryCategory.CategoryID"),
+            "CategoryID": scalar(item, "PrimaryCategory.CategoryID"),
             "SaleTemplateID": template.template_id,
             "SaleTemplateGroupID": product_id,
             "SaleTemplateName": template.name,
@@ -75,8 +75,8 @@ class TemplateCalls(TradingCalls):
 
     def save_item_to_template(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID", "ProductID", "TemplateName")
-        item = self._own(user, get(doc, "ItemID"))
-        product_id = self._product_id(user, get(doc, "ProductID"))
+        item = self._own(user, scalar(doc, "ItemID"))
+        product_id = self._product_id(user, scalar(doc, "ProductID"))
         fields = {
             "Title": item.title,
             "PrimaryCategory": {"CategoryID": item.category_id},
@@ -90,12 +90,12 @@ class TemplateCalls(TradingCalls):
             "PostalCode": item.postal_code,
             "Description": item.description,
         }
-        template = self._store(user, str(get(doc, "TemplateName")), product_id, fields)
+        template = self._store(user, str(scalar(doc, "TemplateName")), product_id, fields)
         return {"TemplateID": template.template_id}
 
     def delete_template(self, user: User, doc: dict) -> dict:
         need(doc, "SaleTemplateID")
-        template = self._template(user, get(doc, "SaleTemplateID"))
+        template = self._template(user, scalar(doc, "SaleTemplateID"))
         del self.market.trading.templates[template.template_id]
         self.market.trading.template_rules.pop(template.template_id, None)
         return {"DeletedSaleTemplateID": template.template_id, "DeletedSaleTemplateName": template.name}
@@ -104,7 +104,7 @@ class TemplateCalls(TradingCalls):
         wanted = (
             {str(t) for t in (get(doc, "SaleTemplateID") or [])}
             if isinstance(get(doc, "SaleTemplateID"), list)
-            else ({str(get(doc, "SaleTemplateID"))} if get(doc, "SaleTemplateID") else set())
+            else ({str(scalar(doc, "SaleTemplateID"))} if scalar(doc, "SaleTemplateID") else set())
         )
         templates = [
             t
@@ -136,7 +136,7 @@ class TemplateCalls(TradingCalls):
 
     def add_item_from_template(self, user: User, doc: dict) -> dict:
         need(doc, "SaleTemplateID")
-        template = self._template(user, get(doc, "SaleTemplateID"))
+        template = self._template(user, scalar(doc, "SaleTemplateID"))
         fields = {**template.item, **(get(doc, "Item") or {})}
         item = self.new_listing(user, fields, store=True)
         return {
@@ -158,7 +158,7 @@ class TemplateCalls(TradingCalls):
     def _delete_rules(self, store: dict[str, dict[str, Any]], key: str, doc: dict, kinds: tuple[str, ...]) -> dict:
         rules = store.get(key, {})
         for kind in kinds:
-            if flag(get(doc, f"Delete{kind}")):
+            if flag(scalar(doc, f"Delete{kind}")):
                 if kind not in rules:
                     raise Failure(21919310, "No such rule.", f"There is no {kind} to delete.", f"Delete{kind}")
                 del rules[kind]
@@ -166,30 +166,30 @@ class TemplateCalls(TradingCalls):
 
     def set_item_rule(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID")
-        item = self._own(user, get(doc, "ItemID"))
+        item = self._own(user, scalar(doc, "ItemID"))
         return self._set_rules(self.market.trading.item_rules, item.item_id, doc, ITEM_RULES)
 
     def get_item_rule(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID")
-        item = self._own(user, get(doc, "ItemID"))
+        item = self._own(user, scalar(doc, "ItemID"))
         return dict(self.market.trading.item_rules.get(item.item_id, {}))
 
     def delete_item_rule(self, user: User, doc: dict) -> dict:
         need(doc, "ItemID")
-        item = self._own(user, get(doc, "ItemID"))
+        item = self._own(user, scalar(doc, "ItemID"))
         return self._delete_rules(self.market.trading.item_rules, item.item_id, doc, ITEM_RULES)
 
     def set_template_rule(self, user: User, doc: dict) -> dict:
         need(doc, "SaleTemplateID")
-        template = self._template(user, get(doc, "SaleTemplateID"))
+        template = self._template(user, scalar(doc, "SaleTemplateID"))
         return self._set_rules(self.market.trading.template_rules, template.template_id, doc, TEMPLATE_RULES)
 
     def get_template_rule(self, user: User, doc: dict) -> dict:
         need(doc, "SaleTemplateID")
-        template = self._template(user, get(doc, "SaleTemplateID"))
+        template = self._template(user, scalar(doc, "SaleTemplateID"))
         return dict(self.market.trading.template_rules.get(template.template_id, {}))
 
     def delete_template_rule(self, user: User, doc: dict) -> dict:
         need(doc, "SaleTemplateID")
-        template = self._template(user, get(doc, "SaleTemplateID"))
+        template = self._template(user, scalar(doc, "SaleTemplateID"))
         return self._delete_rules(self.market.trading.template_rules, template.template_id, doc, TEMPLATE_RULES)
