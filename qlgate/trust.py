@@ -25,6 +25,8 @@ from .errors import ConfigError, QlError
 from .lang import ast
 from .lang.templates import Template, Token, parse_reference, parse_template
 from .lang.walk import walk
+from .oauth.policy import CredentialNotAllowed as CredentialNotAllowed  # the refusal, re-exported
+from .oauth.policy import adhoc_credentials, credential_refused
 
 DEPLOYER, CALLER = "deployer", "caller"
 
@@ -101,6 +103,9 @@ class Trust:
     inline_tables: bool = True  # callers: may they ``create table``
     public_config: tuple[str, ...] = ()  # callers: dotted config keys they may read
     introspection: bool = True  # callers: describe, show tables/routes (the console's data)
+    # callers: the config ``auth`` entries whose tokens the deployer's tables may use for
+    # them (None: all, the deployer's own scripts)
+    credentials: tuple[str, ...] | None = None
 
     @classmethod
     def deployer(cls) -> Trust:
@@ -110,7 +115,8 @@ class Trust:
     def for_callers(cls, config: dict[str, Any], tables: Iterable[Any]) -> Trust:
         """The ad-hoc policy of config ``gateway.adhoc``: ``allowedHosts`` (default: the
         hosts the loaded tables call), ``inlineTables`` (default true), ``publicConfig``
-        (default none)."""
+        (default none), ``credentials`` (default: the ``oauth2-client-credentials``
+        entries of config ``auth``, application tokens; never a user's token unless listed)."""
         adhoc = (config.get("gateway") or {}).get("adhoc") or {}
         hosts = adhoc.get("allowedHosts")
         if hosts is not None and not (isinstance(hosts, list) and all(isinstance(h, str) for h in hosts)):
@@ -129,7 +135,8 @@ class Trust:
         if not isinstance(public, list) or not all(isinstance(k, str) and k for k in public):
             raise ConfigError("gateway.adhoc.publicConfig must be a list of dotted config keys")
         keys = tuple(sorted({k.removeprefix("config.") for k in public}))
-        return cls(CALLER, allow, adhoc.get("inlineTables", True) is not False, keys)
+        inline = adhoc.get("inlineTables", True) is not False
+        return cls(CALLER, allow, inline, keys, credentials=adhoc_credentials(config, adhoc))
 
     def to_record(self) -> dict[str, Any]:
         """The policy as a job records it, so every worker runs the job under it."""
@@ -137,6 +144,7 @@ class Trust:
             "allowedHosts": list(self.allowed_hosts.patterns) if self.allowed_hosts is not None else None,
             "inlineTables": self.inline_tables,
             "publicConfig": list(self.public_config),
+            "credentials": list(self.credentials) if self.credentials is not None else None,
         }
 
     def narrowed(self, record: dict[str, Any] | None) -> Trust:
@@ -155,10 +163,17 @@ class Trust:
                 | {k for k in theirs if _covered(k, self.public_config)}
             )
         )
+        credentials = self.credentials
+        if isinstance(record.get("credentials"), list):
+            theirs_credentials = {str(c) for c in record["credentials"]}
+            credentials = tuple(
+                sorted(theirs_credentials if credentials is None else theirs_credentials & set(credentials))
+            )
         return replace(
             self,
             allowed_hosts=allow,
             public_config=both,
+            credentials=credentials,
             inline_tables=self.inline_tables and record.get("inlineTables") is not False,
         )
 
@@ -174,6 +189,15 @@ class Trust:
     def check_url(self, url: str) -> None:
         if self.allowed_hosts is not None:
             self.allowed_hosts.check(url)
+
+    def may_use_credential(self, name: str) -> bool:
+        return self.credentials is None or name in self.credentials
+
+    def check_credential(self, name: str, table: str | None = None, line: int | None = None) -> None:
+        """Refuse a caller's run the token of config ``auth`` entry ``name`` unless
+        ``gateway.adhoc.credentials`` lists it (``qlgate.oauth.policy``)."""
+        if not self.may_use_credential(name):
+            raise credential_refused(name, table, line)
 
     # ------------------------------------------------------------------ compile time
     def check(self, script: ast.Script) -> None:

@@ -71,14 +71,20 @@ def environment_of(data: dict[str, Any]) -> str:
 def has_credentials(data: dict[str, Any]) -> bool:
     """Does the config carry real eBay credentials (a Trading token, an app id, an
     OAuth client id)? ``auto`` picks the emulator when it does not."""
-    ebay = ((data.get("tables") or {}).get("ebay")) or {}
-    auth = data.get("auth") or {}
+    ebay = _object(_object(data).get("tables")).get("ebay")
+    auth = _object(data.get("auth"))
     found = [
-        (ebay.get("trading") or {}).get("eBayAuthToken"),
-        (ebay.get("finding") or {}).get("appname"),
-        *((auth.get(name) or {}).get("clientId") for name in ("ebay.app", "ebay.user")),
+        _object(_object(ebay).get("trading")).get("eBayAuthToken"),
+        _object(_object(ebay).get("finding")).get("appname"),
+        *(_object(auth.get(name)).get("clientId") for name in ("ebay.app", "ebay.user")),
     ]
     return any(isinstance(v, str) and v.strip() for v in found)
+
+
+def _object(value: Any) -> dict[str, Any]:
+    """``value`` if it is an object, else an empty one: a malformed section holds no
+    credentials (what is wrong with it is said where it is used)."""
+    return value if isinstance(value, dict) else {}
 
 
 def resolved_environment(data: dict[str, Any]) -> str:

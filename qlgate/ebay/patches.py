@@ -86,13 +86,27 @@ def oauth_credential(ctx: Any) -> str | None:
     return to_text(value) if isinstance(value, str) and value.strip() else None
 
 
+def own_credentials(ctx: Any) -> bool:
+    """Does the request bring credentials of its own: an opaque body with
+    ``RequesterCredentials`` (a token, or Username and Password), or the statement's
+    ``RequesterCredentials.…`` / ``eBayAuthToken`` columns? Then it runs as whoever those
+    name, and must not also carry the configured user's IAF token, which eBay prefers."""
+    opaque = getattr(ctx, "opaque", None)
+    if isinstance(opaque, str) and _CREDENTIALS.search(opaque):
+        return True
+    params = getattr(ctx, "params", None)
+    names = params.statement_names() if params is not None else ()
+    return any(n == "eBayAuthToken" or n.split(".", 1)[0] == "RequesterCredentials" for n in names)
+
+
 async def iaf_headers(ctx: Any) -> dict[str, str] | None:
     """``patch_headers``: with an OAuth credential configured, the request's headers plus
     ``X-EBAY-API-IAF-TOKEN`` carrying its user access token (eBay takes an OAuth token
-    there for Trading calls). A token eBay refuses is renewed and the call sent again
-    once, as for tables with ``using auth``."""
+    there for Trading calls) — unless the request brings credentials of its own
+    (``own_credentials``). A token eBay refuses is renewed and the call sent again once,
+    as for tables with ``using auth``."""
     name = oauth_credential(ctx)
-    if name is None:
+    if name is None or own_credentials(ctx):
         return None
     return {**ctx.headers, "x-ebay-api-iaf-token": await ctx.access_token(name)}
 
@@ -126,4 +140,7 @@ def page_from_offset(ctx: Any) -> None:
 
 
 def check_ack(ctx: Any) -> int | None:
-    return _check_ack(ctx.table.name, ctx.status, ctx.body)
+    """``patch_status``: Ack=Failure is a statement error; with an OAuth credential
+    configured for Trading, one saying the token was refused renews it (the engine sends
+    the call again only when the request did carry that credential's token)."""
+    return _check_ack(ctx.table.name, ctx.status, ctx.body, oauth_token=oauth_credential(ctx) is not None)

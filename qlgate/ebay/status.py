@@ -9,12 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UpstreamError
+from ..oauth.rejection import TokenRejected
 
 FAILURES = ("failure", "partialfailure")
+# Trading's answers to an OAuth (IAF) token it refuses: 931 invalid token (the emulator's,
+# and eBay's for a token it does not know), 932 hard-expired token, 21916984 invalid IAF
+# token, 21917053 expired IAF token
+TOKEN_REFUSED = frozenset({"931", "932", "21916984", "21917053"})
 
 
 class EbayError(UpstreamError):
     """An eBay call answered Ack=Failure (or a bare errorMessage)."""
+
+
+class EbayTokenRefused(EbayError, TokenRejected):
+    """A call that carried an OAuth token in ``X-EBAY-API-IAF-TOKEN`` was refused for the
+    token: the engine renews it and sends the call again once (``oauth.rejection``)."""
 
 
 def _as_list(value: Any) -> list:
@@ -76,8 +86,10 @@ def errors_of(body: Any) -> list[dict[str, Any]]:
     return found
 
 
-def check_ack(table: str, status: int, body: Any) -> int | None:
-    """For ``patch_status``: raise EbayError for a failed call, else keep the status."""
+def check_ack(table: str, status: int, body: Any, *, oauth_token: bool = False) -> int | None:
+    """For ``patch_status``: raise EbayError for a failed call, else keep the status.
+    ``oauth_token``: the call carried an OAuth token, so an error that says a token was
+    refused is an ``EbayTokenRefused`` (renewed and sent again once)."""
     root = _response_root(body)
     ack = _first(root.get("Ack", root.get("ack"))) if root else None
     framework = isinstance(body, dict) and set(body) == {"errorMessage"}
@@ -91,7 +103,8 @@ def check_ack(table: str, status: int, body: Any) -> int | None:
         )
         or f"Ack {ack or 'Failure'}"
     )
-    error = EbayError(
+    refused = oauth_token and any(str(e.get("code") or "").strip() in TOKEN_REFUSED for e in errors)
+    error = (EbayTokenRefused if refused else EbayError)(
         f"{table}: eBay answered {ack or 'an error'}: {summary}",
         status=502 if system else 400,
         body=body,

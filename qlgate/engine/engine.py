@@ -81,7 +81,9 @@ class Engine:
         self.deployment_dirs = CodeDirs.of(
             [self.tables_dir], roots=[self.routes_dir, *settings.patch_paths, *settings.udf_paths]
         )
-        self.http = HttpClient(max_response_bytes=settings.max_response_bytes)
+        secrets = self.config.secrets
+        # a redirect to another origin carries no credential and no header holding a secret
+        self.http = HttpClient(max_response_bytes=settings.max_response_bytes, secrets=lambda: secrets.values)
         # the OAuth2 tokens of config ``auth`` (``using auth 'NAME'``): nothing is read or
         # fetched until a table or a patch asks for one
         self.credentials = TokenManager(self.config, self.http)
@@ -129,6 +131,29 @@ class Engine:
             raise _fresh(cached)
         return cached
 
+    def _check_credentials(self, parsed: ast.Script, trust: Trust) -> None:
+        """Refuse a caller's statement on a table whose ``using auth`` names a credential
+        ``gateway.adhoc.credentials`` does not open to callers (a patch asking for one is
+        refused when it asks, at run time)."""
+        own = {node.target for node in walk(parsed) if isinstance(node, ast.Line) and node.target} | {
+            node.name for node in walk(parsed) if isinstance(node, ast.CreateTable)
+        }
+        for node in walk(parsed):
+            if not isinstance(node, (ast.Select, ast.Insert, ast.Update, ast.Delete)):
+                continue
+            kind = type(node).__name__.lower()
+            for source in node.sources if isinstance(node, ast.Select) else (node.source,):
+                if source.name in own:  # a variable, or a table of the script's own
+                    continue
+                try:
+                    table = self.tables.find(source.name)
+                except QlError:
+                    continue  # ambiguous: the run says so
+                mapping = table.mappings.get(kind) if table is not None else None
+                if mapping is not None and mapping.credential is not None:
+                    line = source.pos.line if source.pos is not None else None
+                    trust.check_credential(mapping.credential, table.name if table else None, line)
+
     @staticmethod
     def _key(script: str, trust: Trust, base_dir: Path | None) -> tuple:
         return hashlib.blake2b(script.encode("utf-8", "surrogatepass"), digest_size=16).digest(), trust, base_dir
@@ -136,6 +161,8 @@ class Engine:
     def _compile(self, script: str, trust: Trust, base_dir: Path | None, origin: str | None) -> Compiled:
         parsed = parse(script, origin=origin)
         trust.check(parsed)
+        if trust.credentials is not None:
+            self._check_credentials(parsed, trust)
         plan = compile_script(parsed)
         inline = []
         for create in plan.inline_tables:

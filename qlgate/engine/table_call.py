@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import FanOutLimit, QlError
 from ..http.client import HttpRequest, HttpResponse
-from ..oauth.rejection import token_rejected
+from ..oauth.rejection import TokenRejected, token_rejected
 from ..tables.call import CallHooks, mapping_for
 from ..tables.model import Table
 from ..tables.params import ParamView
@@ -117,19 +117,36 @@ class TableCall:
         request = await self.builder.build(uri_text, view)
         response = await self._send(request)
         hooks = self.hooks
+        renewed = False
         if response.status == 401 and hooks.credentials_used and token_rejected(response):
             # the access token was refused (expired early, revoked): renew it once for all
             # the calls refused with it, and try again once with the new one
             await self._renew(request)
-            request = await self.builder.build(uri_text, view)
-            response = await self._send(request)
-        result = await read_answer(
-            response, view, hooks, self.run.secrets, mask_echoes=self.mask_echoes or bool(hooks.credentials_used)
-        )
+            request, response = await self._again(uri_text, view)
+            renewed = True
+        try:
+            result = await self._read(response, view)
+        except TokenRejected:
+            # a patch_status saying the same of a 2xx (eBay Trading's Ack Failure 931 for its
+            # IAF token): the same once-only renewal, if the request carried a token to renew
+            if renewed or not hooks.credentials_used or not await self._renew(request):
+                raise
+            request, response = await self._again(uri_text, view)
+            result = await self._read(response, view)
         if self.project is not None:
             result = self.project(result)
         self.run.note_size(result, len(response.body))  # a tree no bigger than its answer
         return result
+
+    async def _again(self, uri_text: str, view: ParamView) -> tuple[HttpRequest, HttpResponse]:
+        request = await self.builder.build(uri_text, view)
+        return request, await self._send(request)
+
+    async def _read(self, response: HttpResponse, view: ParamView) -> Any:
+        hooks = self.hooks
+        return await read_answer(
+            response, view, hooks, self.run.secrets, mask_echoes=self.mask_echoes or bool(hooks.credentials_used)
+        )
 
     async def _send(self, request: HttpRequest) -> HttpResponse:
         occurrence = self._occurrence(request)
@@ -143,20 +160,27 @@ class TableCall:
         return response
 
     async def _access_token(self, name: str) -> str:
+        # a caller's run gets only the tokens gateway.adhoc.credentials opens to callers
+        # (the table's ``using auth`` and a patch's ``ctx.access_token`` alike)
+        pos = getattr(self.hooks.statement, "pos", None)
+        self.run.trust.check_credential(name, self.table.name, pos.line if pos is not None else None)
         return await self.run.credentials.access_token(name)
 
-    async def _renew(self, request: HttpRequest) -> None:
+    async def _renew(self, request: HttpRequest) -> bool:
         """Renew each credential whose current token this request carried; one whose
         token has changed since the request was built needs nothing (the rebuilt
-        request takes the new one)."""
+        request takes the new one). Is there a token to send again with?"""
         credentials = self.run.credentials
         sent = list(request.headers.values())
+        again = False
         for name in sorted(self.hooks.credentials_used):
             current = credentials.current(name)
             if current is None:
                 continue
+            again = True
             if any(current in value for value in sent) or (request.body and current.encode() in request.body):
                 await credentials.renew(name, current)
+        return again
 
     def _occurrence(self, request: HttpRequest) -> int:
         """Identical reads of different statements share one call; a statement that

@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 
@@ -22,6 +22,8 @@ from ..errors import UpstreamTimeout, UpstreamUnavailable
 
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 MAX_REDIRECTS = 10
+# credentials a redirect to another origin (scheme, host or port) must not carry there
+CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "x-ebay-api-iaf-token"})
 
 
 @dataclass(slots=True)
@@ -100,9 +102,18 @@ def _idle_timeout(ms: int) -> aiohttp.ClientTimeout:
 class HttpClient:
     """Sends ``HttpRequest``s over a shared keep-alive connection pool."""
 
-    def __init__(self, *, max_response_bytes: int = 10_000_000, pool_size: int = 256):
+    def __init__(
+        self,
+        *,
+        max_response_bytes: int = 10_000_000,
+        pool_size: int = 256,
+        secrets: Callable[[], Iterable[str]] | None = None,
+    ):
         self.max_response_bytes = max_response_bytes
         self.pool_size = pool_size
+        # the config's secrets (``Secrets.values``), read at each redirect: a header that holds
+        # one does not follow a redirect to another origin either
+        self.secrets = secrets
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -146,13 +157,16 @@ class HttpClient:
         started = time.perf_counter()
         hops: list[str] = []
         follow = request.method.upper() in ("GET", "HEAD")
+        headers = request.headers
         while True:
             if request.check_url is not None:
                 try:
                     request.check_url(url)
                 except ValueError as e:  # not even a URL ("http://[::1"): what aiohttp would say
                     raise UpstreamUnavailable(f"cannot reach {url}: invalid URL ({e})", uri=url) from None
-            response = await self._send_once(request, url)
+            if hops and headers and _origin(url) != _origin(request.url):
+                headers = self._without_credentials(headers)
+            response = await self._send_once(request, url, headers)
             if follow and response.status in REDIRECT_STATUSES:
                 location = response.headers.get("location")
                 if not location:
@@ -181,7 +195,19 @@ class HttpClient:
             response.redirects = hops
             return response
 
-    async def _send_once(self, request: HttpRequest, url: str) -> HttpResponse:
+    def _without_credentials(self, headers: dict[str, str]) -> dict[str, str]:
+        """``headers`` without what authorises the request: the credential headers, and
+        any header whose value holds a config secret (an API key a table sends its own way)."""
+        values = self.secrets() if self.secrets is not None else ()
+        return {
+            name: value
+            for name, value in headers.items()
+            if name.lower() not in CREDENTIAL_HEADERS and not any(secret in value for secret in values)
+        }
+
+    async def _send_once(
+        self, request: HttpRequest, url: str, send_headers: dict[str, str] | None = None
+    ) -> HttpResponse:
         session = self._ensure_session()
         timeout = _idle_timeout(request.timeout_ms)
         limit = self.max_response_bytes
@@ -190,7 +216,7 @@ class HttpClient:
             async with session.request(
                 request.method.upper(),
                 url,
-                headers=request.headers,
+                headers=request.headers if send_headers is None else send_headers,
                 data=request.body,
                 timeout=timeout,
                 allow_redirects=False,
@@ -223,6 +249,17 @@ class HttpClient:
             raise _NetworkError(f"cannot reach {url}: {type(e).__name__}: {e}") from None
         body = _decode_content(raw, headers.get("content-encoding", ""), limit, url)
         return HttpResponse(status, headers, body, url, wire_bytes=len(raw), started=started, ended=time.perf_counter())
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) of ``url``, the default port filled in; a URL that has none
+    (or is not one) stands for an origin of its own."""
+    try:
+        parts = urlsplit(url)
+        scheme = parts.scheme.lower()
+        return scheme, (parts.hostname or "").lower(), parts.port or {"http": 80, "https": 443}.get(scheme)
+    except ValueError:
+        return "", url, None
 
 
 class _NetworkError(Exception):

@@ -10,9 +10,9 @@ what the endpoint answers is masked with them before it is quoted.
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
+import math
 import time
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -28,15 +28,15 @@ log = logging.getLogger("qlgate.oauth")
 
 TIMEOUT_MS = 15_000
 DEFAULT_LIFETIME = 600.0  # seconds, for an answer without expires_in (RFC 6749 makes it optional)
+MAX_LIFETIME = 86400.0  # seconds a token is kept at most, whatever expires_in says (eBay's: 2 hours)
 # the endpoint refused the credentials themselves: a wrong secret, a revoked or expired refresh token
 CREDENTIALS_REFUSED = {"invalid_client", "invalid_grant", "unauthorized_client"}
 
 
 def basic_auth(entry: OAuthEntry) -> str:
-    """``Basic base64(client_id:client_secret)``, each part form-encoded first as RFC 6749
-    §2.3.1 says (eBay's ids hold only characters that encoding keeps)."""
-    pair = f"{quote(entry.client_id, safe='')}:{quote(entry.client_secret, safe='')}"
-    return "Basic " + base64.b64encode(pair.encode()).decode()
+    """``Basic base64(client_id:client_secret)`` (``OAuthEntry.basic_credentials``; eBay's
+    ids hold only characters the form encoding keeps)."""
+    return "Basic " + entry.basic_credentials
 
 
 def grant_form(entry: OAuthEntry, refresh_token: str = "") -> dict[str, str]:
@@ -65,15 +65,33 @@ def token_of(entry: OAuthEntry, answer: dict[str, Any], obtained_at: float) -> T
             f"auth entry '{entry.name}': the token endpoint {entry.token_url} answered without an access_token",
             entry=entry.name,
         )
-    expires_in = answer.get("expires_in")
-    if isinstance(expires_in, str) and expires_in.strip().isdigit():
-        expires_in = int(expires_in)
-    lifetime = (
-        float(expires_in)
-        if isinstance(expires_in, (int, float)) and not isinstance(expires_in, bool) and expires_in > 0
-        else DEFAULT_LIFETIME
-    )
-    return Token(value, obtained_at + lifetime, obtained_at)
+    return Token(value, obtained_at + lifetime_of(entry, answer.get("expires_in")), obtained_at)
+
+
+def lifetime_of(entry: OAuthEntry, expires_in: Any) -> float:
+    """``expires_in`` in seconds: ``DEFAULT_LIFETIME`` when missing or 0, at most
+    ``MAX_LIFETIME`` (a token kept for ever would outlive its revocation); a negative,
+    infinite or non-numeric one is a ``TokenRequestFailed``."""
+    if expires_in is None or expires_in == "":
+        return DEFAULT_LIFETIME
+    if isinstance(expires_in, str):
+        try:
+            expires_in = float(expires_in.strip())
+        except ValueError:
+            expires_in = None
+    try:
+        lifetime = (
+            float(expires_in) if isinstance(expires_in, (int, float)) and not isinstance(expires_in, bool) else None
+        )
+    except OverflowError:  # an integer too large for a float
+        lifetime = math.inf
+    if lifetime is None or not math.isfinite(lifetime) or lifetime < 0:
+        raise TokenRequestFailed(
+            f"auth entry '{entry.name}': the token endpoint {entry.token_url} answered an invalid "
+            f"expires_in {str(expires_in)[:40]!r}",
+            entry=entry.name,
+        )
+    return min(lifetime, MAX_LIFETIME) if lifetime > 0 else DEFAULT_LIFETIME
 
 
 async def post_form(

@@ -15,13 +15,16 @@ entry and the key, never a traceback and never a request sent with half a creden
 
 from __future__ import annotations
 
+import base64
 import difflib
 import hashlib
 import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from .errors import AuthConfigError
 
@@ -68,8 +71,19 @@ class OAuthEntry:
         RuName there (it stands for the URL registered with the application)."""
         return self.ru_name or self.redirect_uri
 
+    @property
+    def basic_credentials(self) -> str:
+        """``base64(client_id:client_secret)``, each part form-encoded first as RFC 6749
+        §2.3.1 says: what the token request's ``Authorization: Basic`` carries (as good
+        as the secret itself, so a secret too)."""
+        pair = f"{quote(self.client_id, safe='')}:{quote(self.client_secret, safe='')}"
+        return base64.b64encode(pair.encode()).decode()
+
     def secrets(self) -> tuple[str, ...]:
-        return tuple(s for s in (self.client_secret, self.refresh_token) if s)
+        """What masking hides: the client secret, the refresh token, and the Basic
+        credentials (alone and as the header value) an endpoint might echo."""
+        basic = self.basic_credentials
+        return tuple(s for s in (self.client_secret, self.refresh_token, basic, "Basic " + basic) if s)
 
     def read_refresh_token(self) -> str:
         """The refresh token, from the entry or from its file (read each time a token is
@@ -80,7 +94,7 @@ class OAuthEntry:
         if file is None:
             raise self.error("refreshToken", f"is empty: set it, or run `qlgate auth login {self.name}`")
         try:
-            text = file.read_text(encoding="utf-8").strip()
+            text = _read_small(file).decode("utf-8").strip()
         except FileNotFoundError:
             raise self.error(
                 "refreshTokenFile", f"{file} does not exist: run `qlgate auth login {self.name}`"
@@ -166,7 +180,7 @@ def parse_entry(name: str, raw: Any, *, login: bool = False) -> OAuthEntry:
         client_secret=text("clientSecret", required=True),
         scopes=tuple(s.strip() for s in scopes),
         refresh_token=text("refreshToken", required=False),
-        refresh_token_file=Path(file_text).expanduser() if file_text else None,
+        refresh_token_file=_expanded(file_text, lambda problem: fail("refreshTokenFile", problem)),
         authorize_url=text("authorizeUrl", required=login),
         redirect_uri=text("redirectUri", required=False),
         ru_name=text("ruName", required=False),
@@ -187,6 +201,38 @@ def parse_entry(name: str, raw: Any, *, login: bool = False) -> OAuthEntry:
 
 
 def _check_url(url: str, fail: Any) -> None:
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 — a port that is not a number raises here, not at the first request
+    except ValueError as e:
+        raise fail(f"is not a valid URL ({e}): {url[:100]!r}") from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise fail(f"must be an http(s) URL, not {url[:100]!r}")
+
+
+def _expanded(path: str, fail: Any) -> Path | None:
+    if not path:
+        return None
+    try:
+        return Path(path).expanduser()
+    except RuntimeError as e:  # "~nobody/…": no such user's home
+        raise fail(f"cannot be expanded: {e}") from None
+
+
+MAX_REFRESH_TOKEN_FILE = 65536  # bytes; eBay's refresh tokens are a few hundred
+
+
+def _read_small(file: Path) -> bytes:
+    """The bytes of a regular file of at most ``MAX_REFRESH_TOKEN_FILE`` bytes; OSError
+    otherwise (a device, a FIFO or a directory is never read: ``/dev/zero`` would never end,
+    a FIFO would block the event loop)."""
+    fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{file} is not a regular file")
+        data = os.read(fd, MAX_REFRESH_TOKEN_FILE + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_REFRESH_TOKEN_FILE:
+        raise OSError(f"{file} is over {MAX_REFRESH_TOKEN_FILE} bytes: not a refresh token")
+    return data

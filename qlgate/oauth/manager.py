@@ -6,7 +6,8 @@ through the on-disk store, and renewed once when upstreams refuse one.
 Every token is added to the config's secrets the moment it is known, so the
 masking that keeps config secrets out of results, errors, diagnostics and logs
 keeps tokens out as well; the last few tokens of each credential stay masked
-(an upstream may echo a token it has just refused), older ones are dropped.
+(an upstream may echo a token it has just refused), older ones are dropped — unless
+another entry sharing the credential (the same cache key) still holds or masks it.
 """
 
 from __future__ import annotations
@@ -132,11 +133,16 @@ class TokenManager:
         secrets = self.config.secrets
         secrets.add(token.value)
         masked = self._masked.setdefault(name, deque())
+        self._tokens[name] = token
         if token.value not in masked:
             masked.append(token.value)
             if len(masked) > MASKED_PER_CREDENTIAL:
-                secrets.discard(masked.popleft())
-        self._tokens[name] = token
+                old = masked.popleft()
+                # entries that share a cache key share their tokens: one still held (or kept
+                # masked) by another entry stays masked
+                shared = any(old in kept for kept in self._masked.values())
+                if not shared and all(held.value != old for held in self._tokens.values()):
+                    secrets.discard(old)
 
     def _shared(self) -> TokenStore | None:
         if not self._store_opened:
@@ -169,8 +175,11 @@ class TokenManager:
                 token = store.read(entry.cache_key(refresh))
             row["cached"] = token is not None and token.expires_at > now
             if token is not None:
-                row["expiresAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(token.expires_at))
-                row["expiresIn"] = max(0, round(token.expires_at - now))
+                try:
+                    row["expiresAt"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(token.expires_at))
+                    row["expiresIn"] = max(0, round(token.expires_at - now))
+                except (OverflowError, ValueError, OSError):  # a time no calendar holds
+                    row["problem"] = "the cached token has an impossible expiry time"
             out.append(row)
         return out
 

@@ -3,6 +3,11 @@ unknown), so that a fresh token and one more try may succeed? Only then is a cal
 retried: a 401 for anything else (a missing scope, a wrong application key) would
 fail again, and retrying it would cost a token request per call.
 
+A patch may also say so for an upstream that answers a refused token with a 2xx
+(eBay Trading: HTTP 200, ``Ack`` Failure, error 931 for an IAF token) by raising a
+``TokenRejected`` from ``patch_status``: the call renews the token it carried and
+sends again once, as for a 401.
+
 Recognised: RFC 6750's ``WWW-Authenticate: Bearer error="invalid_token"``; eBay's
 ``{"errors": [{"errorId": 1001, "message": "Invalid access token", …}]}``; a JSON
 ``{"error": "invalid_token"}``; and an ``errors[].message`` that says the token is
@@ -14,10 +19,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..errors import UpstreamError
 from ..http.client import HttpResponse
 
 EBAY_INVALID_TOKEN = 1001
 _SAYS = ("invalid access token", "invalid token", "token expired", "expired token", "token has expired")
+
+
+class TokenRejected(UpstreamError):
+    """Raised by a ``patch_status`` hook: the upstream refused the access token the call
+    carried. The call renews it and is sent again once; a second refusal is this error."""
 
 
 def token_rejected(response: HttpResponse) -> bool:

@@ -55,7 +55,11 @@ def configured_dir(config: dict[str, Any]) -> Path | None:
     if setting is False or setting == "":
         return None
     if isinstance(setting, str):
-        return Path(setting).expanduser()
+        try:
+            return Path(setting).expanduser()
+        except RuntimeError as e:  # "~nobody/x": a user without a home here
+            log.warning("OAuth token store %s not used, tokens are not shared between processes: %s", setting, e)
+            return None
     return default_dir()
 
 

@@ -9,6 +9,7 @@ shared through a file by processes that do not share a monotonic origin.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -49,4 +50,6 @@ class Token:
         if not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in (expires, obtained)):
             return None
         assert isinstance(expires, (int, float)) and isinstance(obtained, (int, float))
+        if not (math.isfinite(expires) and math.isfinite(obtained)):
+            return None  # a file that says Infinity (Python's JSON reads it): it would be fresh for ever
         return cls(value, float(expires), float(obtained))

@@ -15,8 +15,7 @@ code qlgate never sees. This module is that contract:
   a hook that is none (``patchUri``, ``patch_url``), which would otherwise be
   ignored without a word while requests go out unpatched.
 
-``docs/hooks.md`` is generated from here (``python3 -m qlgate.tables.hookspecs >
-docs/hooks.md``) and a test fails when it is out of date.
+``docs/hooks.md`` is generated from here (``python3 -m qlgate.tables.hookspecs > docs/hooks.md``).
 """
 
 from __future__ import annotations
@@ -134,6 +133,7 @@ class PatchUriContext(Context, Protocol):
 class RequestContext(Context, Protocol):
     uri: Annotated[MutableURI, "the request's URI, as `patch_uri` left it (read it here)"]
     headers: Annotated[dict[str, str], "the request's headers so far, lower-case names"]
+    opaque: Annotated[str | None, "the text of an opaque insert (`insert into t values ('…')`), else None"]
 
 
 class PatchBodyContext(RequestContext, Protocol):

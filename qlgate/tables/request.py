@@ -187,7 +187,8 @@ class RequestBuilder:
             draft.headers["authorization"] = "Bearer " + await hooks.access_token(mapping.credential)
         has_patch = hooks.patch is not None  # most tables have no patch: one test for all hooks
         if has_patch and hooks.has("patch_headers"):
-            result = await hooks.call("patch_headers", view, uri=draft.uri, headers=draft.headers)
+            opaque = self.opaque if isinstance(self.opaque, str) else None
+            result = await hooks.call("patch_headers", view, uri=draft.uri, headers=draft.headers, opaque=opaque)
             if isinstance(result, dict):
                 draft.headers = {str(k).lower(): to_text(v) for k, v in result.items()}
                 check_headers(draft.headers, name)
@@ -237,7 +238,8 @@ class RequestBuilder:
         template = mapping.body
         content: str | None = None
         body_type: str | None = template.media_type if template else None
-        supplied = await hooks.call("body_template", view, uri=draft.uri, headers=draft.headers)
+        opaque_text = self.opaque if isinstance(self.opaque, str) else None
+        supplied = await hooks.call("body_template", view, uri=draft.uri, headers=draft.headers, opaque=opaque_text)
         if self.opaque is MISSING:
             if isinstance(supplied, (tuple, list)) and len(supplied) == 2:
                 supplied = {"type": supplied[0], "content": supplied[1]}
@@ -248,10 +250,11 @@ class RequestBuilder:
                 content = render_mustache(str(supplied["content"]), {"params": params, **extra}, body_type)
             elif template is not None:
                 content = template.render(view, params, extra)
-        opaque_text = self.opaque if isinstance(self.opaque, str) else None
         if hooks.has("patch_body"):
             body = HookContext(type=body_type, content=content, opaque=opaque_text)
-            result = await hooks.call("patch_body", view, uri=draft.uri, headers=draft.headers, body=body)
+            result = await hooks.call(
+                "patch_body", view, uri=draft.uri, headers=draft.headers, body=body, opaque=opaque_text
+            )
             if opaque_text is not None and isinstance(result, dict) and isinstance(result.get("opaque"), str):
                 self.opaque = result["opaque"]  # the hook amended the opaque value (eBay: credentials)
             elif isinstance(result, (tuple, list)) and len(result) == 2:

@@ -71,3 +71,21 @@ def test_the_older_emulator_switch_still_works():
 def test_an_unknown_environment_is_a_config_error_naming_the_choices(data):
     with pytest.raises(ConfigError, match="one of"):
         environment_of(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"auth": "x"},
+        {"auth": {"ebay.app": "x", "ebay.user": ["y"]}},
+        {"tables": "x"},
+        {"tables": {"ebay": "x"}},
+        {"tables": {"ebay": {"trading": "x", "finding": 3}}},
+    ],
+)
+def test_malformed_sections_hold_no_credentials_and_crash_nothing(data):
+    config = Config.from_dict({"ebay": {}, **data}, env={})
+    assert resolved_environment(config.data) == "emulator"
+    assert wants_emulator(config)
+    production = Config.from_dict({"ebay": {"environment": "production"}, **data}, env={})
+    assert with_ebay_endpoints(production).data["ebay"] == {"environment": "production"}
