@@ -50,7 +50,7 @@ def _literal(value: Any) -> str:
 def example(op: Operation, name: str) -> str | None:
     """A runnable ``Example:`` script from the spec's examples, or None when a
     required value has none (the console then writes one to fill in)."""
-    required = [p for p in op.params if p.required and p.location != "header"]
+    required = [p for p in op.params if p.required]  # a required header is a column like the others
     if any(p.example is None for p in required):
         return None
     where = " and ".join(f"{p.column} = {_literal(p.example)}" for p in required)

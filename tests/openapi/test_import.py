@@ -227,3 +227,35 @@ async def test_swagger2_body_parameter_path_level_parameter_and_array_query(weat
         "notes": ["windy"],
     }
     assert get["query"] == {"from": "a", "fields[]": "t,w"}
+
+
+def test_a_required_header_is_in_the_example_or_there_is_no_example(tmp_path):
+    """The doc's Example line runs as written: a required header column is filled from
+    the spec's example, and without one the table has no Example (never one that fails)."""
+
+    def spec(header: dict) -> dict:
+        return {
+            "openapi": "3.0.0",
+            "info": {"title": "Shelf", "version": "1"},
+            "servers": [{"url": "https://shelf.test/v1"}],
+            "paths": {
+                "/books": {
+                    "get": {
+                        "operationId": "listBooks",
+                        "parameters": [{"name": "X-Request-ID", "in": "header", "required": True, **header}],
+                        "responses": {"200": {"description": "ok"}},
+                    }
+                }
+            },
+        }
+
+    for name, header, expected in (
+        ("with", {"schema": {"type": "string"}, "example": "req-1"}, 'where requestId = "req-1"'),
+        ("without", {"schema": {"type": "string"}}, None),
+    ):
+        source = tmp_path / f"{name}.json"
+        source.write_text(json.dumps(spec(header)))
+        out = tmp_path / name
+        assert main(["import", "openapi", str(source), "--name", "shelf", "--out", str(out)]) == 0
+        lines = [line for line in (out / "listBooks.ql").read_text().splitlines() if line.startswith("-- Example:")]
+        assert [expected in line for line in lines] == ([True] if expected else [])
