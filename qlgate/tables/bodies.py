@@ -146,6 +146,19 @@ def _finalizer(escape: Callable[[str], str]) -> Callable[[Any], Any]:
     return finalize
 
 
+@lru_cache(maxsize=1)
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled Jinja2 templates kept between processes, so a CLI run or a gateway
+    start does not compile every body template again (most of loading 500 tables).
+    Jinja's own cache: a directory of this user's, 0700, checked by Jinja; entries
+    are keyed by template file and checked against its source. None (compile each
+    time) when no such directory can be had."""
+    try:
+        return jinja2.FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
+
+
 @lru_cache(maxsize=64)
 def _jinja_env(search_path: str, media_type_family: str) -> jinja2.Environment:
     """The environment of one template folder. It is sandboxed: a template reaches
@@ -159,6 +172,7 @@ def _jinja_env(search_path: str, media_type_family: str) -> jinja2.Environment:
         finalize=_finalizer(escape),
         undefined=_Undefined,
         keep_trailing_newline=True,
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters.update(JSON_FILTERS)  # field / json_body: typed JSON bodies (json_body.py)
     return env
