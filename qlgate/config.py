@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import quote, quote_plus
 
 from .errors import ConfigError
+from .http.proxy import ProxySettings, proxy_settings
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _SECRET_KEY = re.compile(
@@ -64,6 +65,7 @@ class Settings:
     default_timeout_ms: int = 10_000
     script_budget: int = 5_000_000  # work one run may build (Run.spend)
     table_timeouts: dict[str, int] = field(default_factory=dict)
+    proxy: ProxySettings | None = None  # config ``proxy`` (qlgate/http/proxy.py): None sends directly
 
     def timeout_for(self, table: str) -> int:
         """``timeouts`` maps a table name or a dotted prefix (``ebay.trading``) to ms."""
@@ -75,7 +77,10 @@ class Settings:
         return self.default_timeout_ms
 
     @classmethod
-    def from_config(cls, config: dict[str, Any]) -> Settings:
+    def from_config(cls, config: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
+        """``env``: where ``"proxy": "env"`` reads HTTP_PROXY and the like (the process's own
+        environment unless given)."""
+
         def number(key: str, default: int, *aliases: str) -> int:
             for k in (key, *aliases):
                 value = config.get(k)
@@ -99,6 +104,7 @@ class Settings:
                 for k, v in _mapping(config, "timeouts").items()
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
             },
+            proxy=proxy_settings(config.get("proxy"), os.environ if env is None else env),
         )
 
 
@@ -189,8 +195,12 @@ class Config:
         """``secrets``: values already known to be secret (a config derived from another
         keeps the secrets its environment variables brought)."""
         found: set[str] = set(secrets.values if secrets is not None else ())
-        resolved = _substitute(data or {}, dict(os.environ if env is None else env), found)
-        return cls(resolved, Secrets(found), Settings.from_config(resolved), path)
+        environment = dict(os.environ if env is None else env)
+        resolved = _substitute(data or {}, environment, found)
+        settings = Settings.from_config(resolved, environment)
+        if settings.proxy is not None:  # credentials in a proxy URL, its Basic token
+            found |= settings.proxy.secrets()
+        return cls(resolved, Secrets(found), settings, path)
 
     @classmethod
     def load(cls, path: str | Path | None, *, env: dict[str, str] | None = None) -> Config:

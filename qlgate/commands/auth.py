@@ -95,7 +95,8 @@ async def _status(args: argparse.Namespace) -> int:
     from ..http.client import HttpClient
     from ..oauth.manager import TokenManager
 
-    manager = TokenManager(_config(args), HttpClient())
+    config = _config(args)
+    manager = TokenManager(config, HttpClient(proxy=config.settings.proxy))
     sys.stdout.write(json.dumps(manager.status(), indent=2, ensure_ascii=False) + "\n")
     return 0
 
@@ -123,7 +124,7 @@ async def _login(args: argparse.Namespace) -> int:
         code = await login.wait_for_redirect(
             port, consent.state, args.timeout, ready=lambda p: say(f"Waiting for the redirect on 127.0.0.1:{p} …")
         )
-    http = HttpClient()
+    http = HttpClient(proxy=config.settings.proxy)  # token requests obey config proxy
     try:
         refresh = await login.exchange(http, entry, code)
     finally:

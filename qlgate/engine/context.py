@@ -24,6 +24,7 @@ from ..tables.registry import TableRegistry
 from ..trust import Trust
 
 if TYPE_CHECKING:  # annotations only: routes are loaded by the engine, a run only lists them
+    from ..cache.responses import CachePlan, ResponseCache
     from ..routes import Route
 
 
@@ -107,8 +108,11 @@ class RunContext(Protocol):
         """A warning for the run's result and the log."""
 
     # ---- what a statement asks the run to do for it
-    async def send(self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0) -> HttpResponse:
-        """Send one upstream request (identical reads coalesced, every call recorded)."""
+    async def send(
+        self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0, plan: CachePlan | None = None
+    ) -> HttpResponse:
+        """Send one upstream request (identical reads coalesced, every call recorded);
+        ``plan``: what the response cache may do for it (``qlgate.cache``)."""
 
     async def select(self, stmt: ast.Select) -> Any:
         """A nested select (``x in (select …)``), evaluated like a statement of its own."""
@@ -125,6 +129,8 @@ class EngineServices(Protocol):
     def routes(self) -> Sequence[Route]: ...
     @property
     def credentials(self) -> Credentials: ...
+    @property
+    def responses(self) -> ResponseCache: ...
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names."""

@@ -1,6 +1,8 @@
 """What a run did upstream: each call's method, URL (secrets masked), status,
-bytes and timing, and the script's wall time against the sum of call times —
-the difference is what parallelism bought.
+bytes and timing, where its answer came from (``sent`` upstream, the response
+``cache``, or ``coalesced`` with an identical call of another run already in
+flight), and the script's wall time against the sum of call times — the
+difference is what parallelism bought.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ class CallRecord:
     bytes: int = 0
     attempts: int = 1
     error: str | None = None
+    source: str = "sent"  # "sent", "cache" or "coalesced"
+    stale: bool | None = None  # a cache hit past its freshness (stale-while-revalidate)
 
     @property
     def duration(self) -> float:
@@ -32,7 +36,21 @@ class Diagnostics:
     started: float = field(default_factory=time.perf_counter)
     finished: float | None = None
     calls: list[CallRecord] = field(default_factory=list)
-    coalesced: int = 0
+    coalesced: int = 0  # identical reads of the same run made once (not in ``calls``)
+
+    @property
+    def sent(self) -> int:
+        """Calls that went upstream (not answered from the cache or by another run's call)."""
+        return sum(1 for c in self.calls if c.source == "sent")
+
+    @property
+    def cache_hits(self) -> int:
+        return sum(1 for c in self.calls if c.source == "cache")
+
+    @property
+    def shared(self) -> int:
+        """Calls answered by an identical call of another run in flight at the time."""
+        return sum(1 for c in self.calls if c.source == "coalesced")
 
     def finish(self) -> None:
         if self.finished is None:
@@ -50,6 +68,9 @@ class Diagnostics:
             "calls_ms": round(call_time * 1000, 3),
             "parallelism": round(call_time / total, 2) if total > 0 else 0,
             "coalesced": self.coalesced,
+            "sent": self.sent,
+            "cache_hits": self.cache_hits,
+            "shared": self.shared,
             "calls": [
                 {
                     **{k: v for k, v in asdict(c).items() if v is not None},
@@ -64,15 +85,19 @@ class Diagnostics:
     def render(self) -> str:
         """A short text table for ``qlgate run --diagnostics``."""
         d = self.to_dict()
+        hits, shared = self.cache_hits, self.shared
         lines = [
-            f"{len(self.calls)} upstream call(s); script {d['total_ms']:.1f} ms, "
+            f"{self.sent} upstream call(s); script {d['total_ms']:.1f} ms, "
             f"sum of calls {d['calls_ms']:.1f} ms (parallelism ×{d['parallelism']})"
             + (f", {self.coalesced} coalesced" if self.coalesced else "")
+            + (f", {hits} from cache" if hits else "")
+            + (f", {shared} shared with another request" if shared else "")
         ]
         for c in d["calls"]:
             status = c.get("status", c.get("error", "-"))
+            source = "" if c["source"] == "sent" else f"  [{c['source']}{' stale' if c.get('stale') else ''}]"
             lines.append(
                 f"  {c['start_ms']:8.1f} → {c['end_ms']:8.1f} ms  {c['method']:6} {status}  "
-                f"{c.get('bytes', 0):>8} B  {c['url']}"
+                f"{c.get('bytes', 0):>8} B  {c['url']}{source}"
             )
         return "\n".join(lines)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..cache.responses import ResponseCache
 from ..config import Config
 from ..errors import QlError
 from ..http.client import HttpClient
@@ -83,10 +84,15 @@ class Engine:
         )
         secrets = self.config.secrets
         # a redirect to another origin carries no credential and no header holding a secret
-        self.http = HttpClient(max_response_bytes=settings.max_response_bytes, secrets=lambda: secrets.values)
+        self.http = HttpClient(
+            max_response_bytes=settings.max_response_bytes, secrets=lambda: secrets.values, proxy=settings.proxy
+        )
         # the OAuth2 tokens of config ``auth`` (``using auth 'NAME'``): nothing is read or
         # fetched until a table or a patch asks for one
         self.credentials = TokenManager(self.config, self.http)
+        # answers of tables and statements with ``expires``, and the calls in flight that
+        # identical reads share (config ``cache``; in-process unless it names Redis)
+        self.responses = ResponseCache.from_config(self.config.data)
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0
         self._cache_size = cache_size
@@ -259,6 +265,7 @@ class Engine:
         return await self.credentials.access_token(name)
 
     async def close(self) -> None:
+        await self.responses.close()
         await self.http.close()
 
     async def __aenter__(self) -> Engine:

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ..cache.responses import CachePlan
 from ..errors import CompileError, QlError, StatementError
 from ..http.client import HttpRequest, HttpResponse
 from ..lang import ast
@@ -86,6 +87,7 @@ class Run:
             upstream_check=self.trust.check_url if self.trust.allowed_hosts is not None else None,
             call_gate=call_gate,
             call_deadline=call_deadline,
+            cache=engine.responses,
         )
 
     # ------------------------------------------------------------------ scope
@@ -160,8 +162,10 @@ class Run:
     def interpolate(self, template: Template) -> Any:
         return self.budget.interpolate(template, self.lookup)
 
-    async def send(self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0) -> HttpResponse:
-        return await self.sender.send(request, coalesce=coalesce, table=table, occurrence=occurrence)
+    async def send(
+        self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0, plan: CachePlan | None = None
+    ) -> HttpResponse:
+        return await self.sender.send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan)
 
     async def select(self, stmt: ast.Select) -> Any:
         return await statements.select(self, stmt)

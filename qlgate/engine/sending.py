@@ -1,6 +1,8 @@
 """How a run sends its upstream calls: through the engine's pooled client, with
-identical reads made once, every call recorded in the run's diagnostics, the
-job backend's call gate waited for, and an optional deadline per call.
+identical reads made once (in the run, and across runs through the engine's
+response cache and single flight, ``qlgate/cache``), every call recorded in the
+run's diagnostics (``sent``, ``cache`` or ``coalesced``), the job backend's call
+gate waited for, and an optional deadline per call.
 
 The HTTP client knows nothing of runs; the table call knows nothing of
 coalescing or diagnostics. This is the one place where a request becomes a
@@ -13,8 +15,10 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+from ..cache.keys import IDEMPOTENT
+from ..cache.responses import CachePlan, ResponseCache
 from ..config import Secrets
-from ..errors import QlError, UpstreamTimeout
+from ..errors import QlError, UpstreamTimeout, UpstreamUnavailable
 from ..http.client import HttpClient, HttpRequest, HttpResponse
 from .diagnostics import CallRecord, Diagnostics
 
@@ -29,6 +33,7 @@ class Sender:
         upstream_check: Callable[[str], None] | None = None,
         call_gate: Callable[[str], Awaitable[None]] | None = None,
         call_deadline: float | None = None,
+        cache: ResponseCache | None = None,
     ):
         self.http = http
         self.diagnostics = diagnostics
@@ -36,10 +41,14 @@ class Sender:
         self.upstream_check = upstream_check  # a caller's calls are checked against the host allow-list
         self.call_gate = call_gate
         self.call_deadline = call_deadline  # seconds one upstream call may take in all, or None
+        self.cache = cache  # the engine's: cached answers, and calls in flight shared across runs
         self._inflight: dict[tuple, asyncio.Future] = {}
 
-    async def send(self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0) -> HttpResponse:
-        """Send through the engine's client; identical reads in one run are made once."""
+    async def send(
+        self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0, plan: CachePlan | None = None
+    ) -> HttpResponse:
+        """Send through the engine's client; identical reads in one run are made once,
+        and a GET or HEAD with a ``plan`` goes through the engine's response cache."""
         if not coalesce:
             return await self._send_recorded(request, table)
         key = (request.method, request.url, tuple(sorted(request.headers.items())), request.body, occurrence)
@@ -50,7 +59,7 @@ class Sender:
         future = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            response = await self._send_recorded(request, table)
+            response = await self._send_shared(request, table, plan)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -60,6 +69,40 @@ class Sender:
                 future.exception()  # mark retrieved: waiters re-raise it
             raise
         future.set_result(response)
+        return response
+
+    async def _send_shared(self, request: HttpRequest, table: str, plan: CachePlan | None) -> HttpResponse:
+        """A cached answer, a share of an identical call in flight, or a call of its own."""
+        cache = self.cache
+        if plan is None or cache is None or request.method.upper() not in IDEMPOTENT:
+            return await self._send_recorded(request, table)
+        check = self.upstream_check
+        if check is not None:
+            try:
+                check(request.url)  # a caller's run reads no answer from a host it may not call
+            except ValueError as e:  # not even a URL ("http://[::1"), as the client says it
+                raise UpstreamUnavailable(f"cannot reach {request.url}: invalid URL ({e})", uri=request.url) from None
+        diagnostics = self.diagnostics
+        started = time.perf_counter()
+        response, source = await cache.fetch(plan, request.method, lambda: self._send_recorded(request, table))
+        if source == "sent":
+            return response
+        if check is not None:
+            for url in (*response.redirects, response.url):
+                check(url)
+        diagnostics.calls.append(
+            CallRecord(
+                table=table,
+                method=request.method.upper(),
+                url=self.secrets.mask(request.url),
+                start=started - diagnostics.started,
+                end=time.perf_counter() - diagnostics.started,
+                status=response.status,
+                bytes=len(response.body),
+                source="cache" if source == "stale" else source,
+                stale=True if source == "stale" else None,
+            )
+        )
         return response
 
     async def _send_recorded(self, request: HttpRequest, table: str) -> HttpResponse:

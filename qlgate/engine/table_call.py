@@ -11,6 +11,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from ..cache.keys import IDEMPOTENT, caller_credentials, hook_key, request_key
+from ..cache.responses import CachePlan
 from ..errors import FanOutLimit, QlError
 from ..http.client import HttpRequest, HttpResponse
 from ..oauth.rejection import TokenRejected, token_rejected
@@ -115,7 +117,7 @@ class TableCall:
 
     async def _one(self, uri_text: str, view: ParamView) -> Any:
         request = await self.builder.build(uri_text, view)
-        response = await self._send(request)
+        response = await self._send(request, view)
         hooks = self.hooks
         renewed = False
         if response.status == 401 and hooks.credentials_used and token_rejected(response):
@@ -140,7 +142,7 @@ class TableCall:
 
     async def _again(self, uri_text: str, view: ParamView) -> tuple[HttpRequest, HttpResponse]:
         request = await self.builder.build(uri_text, view)
-        return request, await self._send(request)
+        return request, await self._send(request, view)
 
     async def _read(self, response: HttpResponse, view: ParamView) -> Any:
         hooks = self.hooks
@@ -148,16 +150,55 @@ class TableCall:
             response, view, hooks, self.run.secrets, mask_echoes=self.mask_echoes or bool(hooks.credentials_used)
         )
 
-    async def _send(self, request: HttpRequest) -> HttpResponse:
+    async def _send(self, request: HttpRequest, view: ParamView) -> HttpResponse:
         occurrence = self._occurrence(request)
         coalesce = self.kind == "select"
-        send, window = self.run.send, self._window
+        plan = await self._cache_plan(request, view, occurrence) if coalesce else None
+        send, window, table = self.run.send, self._window, self.table.name
         if window is None:
-            return await send(request, coalesce=coalesce, table=self.table.name, occurrence=occurrence)
+            return await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan)
         async with window:
-            response = await send(request, coalesce=coalesce, table=self.table.name, occurrence=occurrence)
+            response = await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan)
         await window.sends_first()
         return response
+
+    def _expires(self) -> int | None:
+        """Seconds a select's answer may be kept (spec §10.9): the statement's own
+        ``expires`` (0: not this time), else the table's."""
+        own = getattr(self.hooks.statement, "expires", None)
+        seconds = own if own is not None else self.mapping.expires
+        return seconds or None
+
+    async def _cache_plan(self, request: HttpRequest, view: ParamView, occurrence: int) -> CachePlan | None:
+        """What the engine's cache may do for a read: its key (what is sent, hashed; a
+        ``using auth`` token as its credential's name; or the key ``compute_key``
+        chose), how long its answer keeps, and whether it may be stored at all."""
+        if request.method.upper() not in IDEMPOTENT:
+            return None
+        run, hooks = self.run, self.hooks
+        expires = self._expires()
+        tokens = {name: run.credentials.current(name) or "" for name in hooks.credentials_used}
+        key = request_key(request, request_id_header=run.settings.request_id_header, credential_tokens=tokens)
+        if expires is not None and hooks.has("compute_key"):
+            chosen = await hooks.call(
+                "compute_key",
+                view,
+                uri=request.url,
+                method=request.method,
+                headers=dict(request.headers),
+                body=request.body.decode("utf-8", "replace") if request.body is not None else None,
+                request_id_header=run.settings.request_id_header,
+            )
+            if chosen is None:
+                return CachePlan(key, None, occurrence=occurrence)  # the hook says: not this one
+            # the table chose its key, and with it what separates callers: it may be stored
+            return CachePlan(hook_key(chosen), expires, occurrence=occurrence)
+        storable = True
+        if expires is not None:
+            literal = [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
+            deployer = [*run.secrets.values, *(t for t in tokens.values() if t)]
+            storable = not caller_credentials(request, deployer_values=deployer, literal_headers=literal)
+        return CachePlan(key, expires, storable=storable, occurrence=occurrence)
 
     async def _access_token(self, name: str) -> str:
         # a caller's run gets only the tokens gateway.adhoc.credentials opens to callers

@@ -138,6 +138,7 @@ class Select:
     tuning: Tuning
     pos: Pos
     text: str = ""
+    expires: int | None = None  # ``expires n``: seconds its answers may be cached (spec §10.9), 0: not at all
 
 
 @dataclass(frozen=True, slots=True)

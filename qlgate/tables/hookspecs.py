@@ -269,9 +269,10 @@ def patch_body(ctx: PatchBodyContext) -> Returns[Mapping[str, str] | tuple[str, 
     return None
 
 
-@_hook("patch", "compute key", "not called by this version: answers are not cached (spec §10.9)", called=False)
+@_hook("patch", "compute key", "per GET or HEAD request of a select whose table or statement says `expires`")
 def compute_key(ctx: ComputeKeyContext) -> Returns[str | None]:
-    """The cache key of the request, or None not to cache it."""
+    """The cache key (hashed before use), or None not to cache. It is used even for a
+    request with a caller's own credential (never stored otherwise): make it tell callers apart."""
     return None
 
 

@@ -101,7 +101,9 @@ class FakeRun:
     def warn(self, message: str) -> None:
         self.warnings.append(message)
 
-    async def send(self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0) -> HttpResponse:
+    async def send(
+        self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0, plan: Any = None
+    ) -> HttpResponse:
         self.sent.append(request)
         answer = self.answers[urlsplit(request.url).path](request)
         return HttpResponse(200, {"content-type": "application/json"}, json.dumps(answer).encode(), request.url)

@@ -21,6 +21,7 @@ class QueryRules(Rules):
     # -- select
     def select(self, meta: Meta, children: Children) -> ast.Select:
         columns, sources, where, limit, offset, tuning = None, [], (), None, None, ast.Tuning()
+        expires: int | None = None
         for child in children:
             if isinstance(child, ast.Source):
                 sources.append(child)
@@ -33,9 +34,16 @@ class QueryRules(Rules):
                     limit = child.value
                 elif child.tag == "offset":
                     offset = child.value
+                elif child.tag == "expires":
+                    expires = child.value
             elif isinstance(child, ast.Tuning):
                 tuning = child
-        return ast.Select(columns, tuple(sources), where, limit, offset, tuning, lit.pos(meta), self._text(meta))
+        return ast.Select(
+            columns, tuple(sources), where, limit, offset, tuning, lit.pos(meta), self._text(meta), expires
+        )
+
+    def select_expires(self, meta: Meta, children: Children) -> Tagged:
+        return Tagged("expires", lit.non_negative_int(children[0], "expires"))
 
     def star(self, meta: Meta, children: Children) -> Tagged:
         return Tagged("columns", None)
