@@ -186,6 +186,38 @@ class UpstreamUnavailable(StatementError):
     status = 502
 
 
+class UpstreamThrottled(UpstreamError):
+    """The upstream answered 429 (Too Many Requests) and the call was not retried, or
+    was still refused after waiting its ``Retry-After``: the gateway answers 429 too,
+    with ``Retry-After`` (``retry_after``, whole seconds) and the ``table`` named."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        table: str,
+        retry_after: int,
+        uri: str | None = None,
+        headers: dict | None = None,
+        body: Any = None,
+    ):
+        super().__init__(message, status=429, uri=uri, headers=headers, body=body)
+        self.status = 429
+        self.retry_after = retry_after
+        self.details["table"] = table
+        self.details["retry_after"] = retry_after
+
+
+class TableBackingOff(UpstreamUnavailable):
+    """A call not sent because its table is backing off (spec §10.6 item 4) and the
+    wait would outlast what its request may wait; ``retry_after`` says when (seconds)."""
+
+    def __init__(self, message: str, *, table: str | None = None, retry_after: int = 1):
+        # defaults: a copy (``copy.copy``, as single flight makes) calls this with the message only
+        super().__init__(message, table=table, retry_after=retry_after)
+        self.retry_after = retry_after
+
+
 class UpstreamTimeout(UpstreamUnavailable):
     status = 504
 

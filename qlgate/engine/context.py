@@ -22,6 +22,7 @@ from ..lang.templates import Template
 from ..tables.files import CodeDirs
 from ..tables.registry import TableRegistry
 from ..trust import Trust
+from .backoff import BackoffBoard, Delays
 
 if TYPE_CHECKING:  # annotations only: routes are loaded by the engine, a run only lists them
     from ..cache.responses import CachePlan, ResponseCache
@@ -109,10 +110,18 @@ class RunContext(Protocol):
 
     # ---- what a statement asks the run to do for it
     async def send(
-        self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0, plan: CachePlan | None = None
+        self,
+        request: HttpRequest,
+        *,
+        coalesce: bool,
+        table: str,
+        occurrence: int = 0,
+        plan: CachePlan | None = None,
+        delays: Delays = ...,
     ) -> HttpResponse:
         """Send one upstream request (identical reads coalesced, every call recorded);
-        ``plan``: what the response cache may do for it (``qlgate.cache``)."""
+        ``plan``: what the response cache may do for it (``qlgate.cache``); ``delays``:
+        the statement's ``minDelay``/``maxDelay`` for its table's back-off (``backoff.py``)."""
 
     async def select(self, stmt: ast.Select) -> Any:
         """A nested select (``x in (select …)``), evaluated like a statement of its own."""
@@ -131,6 +140,8 @@ class EngineServices(Protocol):
     def credentials(self) -> Credentials: ...
     @property
     def responses(self) -> ResponseCache: ...
+    @property
+    def backoff(self) -> BackoffBoard: ...
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names."""

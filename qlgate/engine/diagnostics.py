@@ -2,7 +2,8 @@
 bytes and timing, where its answer came from (``sent`` upstream, the response
 ``cache``, or ``coalesced`` with an identical call of another run already in
 flight), and the script's wall time against the sum of call times — the
-difference is what parallelism bought.
+difference is what parallelism bought. Time a call waited before it was sent
+(back-off, an upstream's ``Retry-After``) is shown apart from its call time.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ class CallRecord:
     error: str | None = None
     source: str = "sent"  # "sent", "cache" or "coalesced"
     stale: bool | None = None  # a cache hit past its freshness (stale-while-revalidate)
+    # seconds the call waited before it was sent (not call time: ``start`` is after it),
+    # and why: "backoff" (its table was failing) or "retry-after" (the upstream said so)
+    waited: float | None = None
+    wait: str | None = None
 
     @property
     def duration(self) -> float:
@@ -60,12 +65,18 @@ class Diagnostics:
     def total(self) -> float:
         return (self.finished or time.perf_counter()) - self.started
 
+    @property
+    def waited(self) -> float:
+        """Seconds calls waited before they were sent (back-off, ``Retry-After``)."""
+        return sum(c.waited or 0.0 for c in self.calls)
+
     def to_dict(self) -> dict[str, Any]:
         call_time = sum(c.duration for c in self.calls)
         total = self.total
         return {
             "total_ms": round(total * 1000, 3),
             "calls_ms": round(call_time * 1000, 3),
+            "waited_ms": round(self.waited * 1000, 3),
             "parallelism": round(call_time / total, 2) if total > 0 else 0,
             "coalesced": self.coalesced,
             "sent": self.sent,
@@ -73,7 +84,8 @@ class Diagnostics:
             "shared": self.shared,
             "calls": [
                 {
-                    **{k: v for k, v in asdict(c).items() if v is not None},
+                    **{k: v for k, v in asdict(c).items() if v is not None and k != "waited"},
+                    **({"waited_ms": round(c.waited * 1000, 3)} if c.waited is not None else {}),
                     "start_ms": round(c.start * 1000, 3),
                     "end_ms": round((c.end or c.start) * 1000, 3),
                     "duration_ms": round(c.duration * 1000, 3),
@@ -92,10 +104,13 @@ class Diagnostics:
             + (f", {self.coalesced} coalesced" if self.coalesced else "")
             + (f", {hits} from cache" if hits else "")
             + (f", {shared} shared with another request" if shared else "")
+            + (f", {d['waited_ms']:.1f} ms waiting (back-off, Retry-After)" if self.waited else "")
         ]
         for c in d["calls"]:
             status = c.get("status", c.get("error", "-"))
             source = "" if c["source"] == "sent" else f"  [{c['source']}{' stale' if c.get('stale') else ''}]"
+            if c.get("waited_ms") is not None:
+                source += f"  [waited {c['waited_ms']:.1f} ms: {c.get('wait')}]"
             lines.append(
                 f"  {c['start_ms']:8.1f} → {c['end_ms']:8.1f} ms  {c['method']:6} {status}  "
                 f"{c.get('bytes', 0):>8} B  {c['url']}{source}"

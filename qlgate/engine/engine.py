@@ -31,6 +31,7 @@ from ..tables.files import CodeDirs
 from ..tables.model import Table, compile_table
 from ..tables.registry import LoadProblem, TableRegistry, load_tables_dir
 from ..trust import Trust
+from .backoff import BackoffBoard, BackoffSettings
 from .context import RequestInfo
 from .diagnostics import Diagnostics
 from .planner import Plan, compile_script
@@ -93,6 +94,8 @@ class Engine:
         # answers of tables and statements with ``expires``, and the calls in flight that
         # identical reads share (config ``cache``; in-process unless it names Redis)
         self.responses = ResponseCache.from_config(self.config.data)
+        # successive failures per table, and the back-off they call for (config ``backoff``)
+        self.backoff = BackoffBoard(BackoffSettings.from_config(self.config.data))
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0
         self._cache_size = cache_size
@@ -230,11 +233,14 @@ class Engine:
         call_gate: Callable[[str], Awaitable[None]] | None = None,
         values_only: frozenset[str] = frozenset(),
         call_deadline: float | None = None,
+        deadline: float | None = None,
     ) -> Result:
         """Run a compiled script under the trust it was compiled with. ``values_only``:
         context names that are data (a request body's members), never a table.
         ``call_deadline``: the longest one upstream call may take, retries included
-        (a job's calls must end in bounded time, ``jobs/zk/lease.py``)."""
+        (a job's calls must end in bounded time, ``jobs/zk/lease.py``). ``deadline``:
+        the ``time.monotonic()`` by which the run must be done (a gateway request's);
+        no call waits for back-off or ``Retry-After`` past it."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(
             self,
@@ -248,6 +254,7 @@ class Engine:
             call_gate=call_gate,
             values_only=values_only,
             call_deadline=call_deadline,
+            deadline=deadline,
         )
         try:
             value, headers = await run.execute()

@@ -31,6 +31,7 @@ from ..tables.registry import TableRegistry
 from ..trust import Trust
 from ..values import MISSING, is_nullish, truthy
 from . import statements
+from .backoff import NO_DELAYS, Delays
 from .budget import Budget
 from .context import EngineServices, RequestInfo
 from .diagnostics import Diagnostics
@@ -55,6 +56,7 @@ class Run:
         call_gate: Callable[[str], Awaitable[None]] | None = None,
         values_only: frozenset[str] = frozenset(),
         call_deadline: float | None = None,
+        deadline: float | None = None,
     ):
         self.engine = engine
         self.plan = plan
@@ -88,6 +90,8 @@ class Run:
             call_gate=call_gate,
             call_deadline=call_deadline,
             cache=engine.responses,
+            backoff=engine.backoff,
+            deadline=deadline,
         )
 
     # ------------------------------------------------------------------ scope
@@ -163,9 +167,18 @@ class Run:
         return self.budget.interpolate(template, self.lookup)
 
     async def send(
-        self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0, plan: CachePlan | None = None
+        self,
+        request: HttpRequest,
+        *,
+        coalesce: bool,
+        table: str,
+        occurrence: int = 0,
+        plan: CachePlan | None = None,
+        delays: Delays = NO_DELAYS,
     ) -> HttpResponse:
-        return await self.sender.send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan)
+        return await self.sender.send(
+            request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, delays=delays
+        )
 
     async def select(self, stmt: ast.Select) -> Any:
         return await statements.select(self, stmt)

@@ -2,7 +2,11 @@
 identical reads made once (in the run, and across runs through the engine's
 response cache and single flight, ``qlgate/cache``), every call recorded in the
 run's diagnostics (``sent``, ``cache`` or ``coalesced``), the job backend's call
-gate waited for, and an optional deadline per call.
+gate waited for, and an optional deadline per call. Here too a failing table's
+calls wait out its back-off, and an idempotent call answered 429 or 503 with
+``Retry-After`` waits that long and is sent once more (``backoff.py``); neither
+wait outlasts what the request may still wait (its timeout, the gateway
+request's deadline, a job call's deadline).
 
 The HTTP client knows nothing of runs; the table call knows nothing of
 coalescing or diagnostics. This is the one place where a request becomes a
@@ -20,6 +24,7 @@ from ..cache.responses import CachePlan, ResponseCache
 from ..config import Secrets
 from ..errors import QlError, UpstreamTimeout, UpstreamUnavailable
 from ..http.client import HttpClient, HttpRequest, HttpResponse
+from .backoff import NO_DELAYS, BackoffBoard, Delays, failed_status, retry_after_seconds
 from .diagnostics import CallRecord, Diagnostics
 
 
@@ -34,6 +39,8 @@ class Sender:
         call_gate: Callable[[str], Awaitable[None]] | None = None,
         call_deadline: float | None = None,
         cache: ResponseCache | None = None,
+        backoff: BackoffBoard | None = None,
+        deadline: float | None = None,
     ):
         self.http = http
         self.diagnostics = diagnostics
@@ -42,15 +49,24 @@ class Sender:
         self.call_gate = call_gate
         self.call_deadline = call_deadline  # seconds one upstream call may take in all, or None
         self.cache = cache  # the engine's: cached answers, and calls in flight shared across runs
+        self.backoff = backoff  # the engine's: successive failures per table
+        self.deadline = deadline  # time.monotonic() by which the run's request must be answered
         self._inflight: dict[tuple, asyncio.Future] = {}
 
     async def send(
-        self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0, plan: CachePlan | None = None
+        self,
+        request: HttpRequest,
+        *,
+        coalesce: bool,
+        table: str,
+        occurrence: int = 0,
+        plan: CachePlan | None = None,
+        delays: Delays = NO_DELAYS,
     ) -> HttpResponse:
         """Send through the engine's client; identical reads in one run are made once,
         and a GET or HEAD with a ``plan`` goes through the engine's response cache."""
         if not coalesce:
-            return await self._send_recorded(request, table)
+            return await self._send_recorded(request, table, delays)
         key = (request.method, request.url, tuple(sorted(request.headers.items())), request.body, occurrence)
         future = self._inflight.get(key)
         if future is not None:
@@ -59,7 +75,7 @@ class Sender:
         future = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            response = await self._send_shared(request, table, plan)
+            response = await self._send_shared(request, table, plan, delays)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -71,11 +87,13 @@ class Sender:
         future.set_result(response)
         return response
 
-    async def _send_shared(self, request: HttpRequest, table: str, plan: CachePlan | None) -> HttpResponse:
+    async def _send_shared(
+        self, request: HttpRequest, table: str, plan: CachePlan | None, delays: Delays
+    ) -> HttpResponse:
         """A cached answer, a share of an identical call in flight, or a call of its own."""
         cache = self.cache
         if plan is None or cache is None or request.method.upper() not in IDEMPOTENT:
-            return await self._send_recorded(request, table)
+            return await self._send_recorded(request, table, delays)
         check = self.upstream_check
         if check is not None:
             try:
@@ -84,7 +102,7 @@ class Sender:
                 raise UpstreamUnavailable(f"cannot reach {request.url}: invalid URL ({e})", uri=request.url) from None
         diagnostics = self.diagnostics
         started = time.perf_counter()
-        response, source = await cache.fetch(plan, request.method, lambda: self._send_recorded(request, table))
+        response, source = await cache.fetch(plan, request.method, lambda: self._send_recorded(request, table, delays))
         if source == "sent":
             return response
         if check is not None:
@@ -105,18 +123,72 @@ class Sender:
         )
         return response
 
-    async def _send_recorded(self, request: HttpRequest, table: str) -> HttpResponse:
+    async def _send_recorded(self, request: HttpRequest, table: str, delays: Delays = NO_DELAYS) -> HttpResponse:
         if self.upstream_check is not None:
             request.check_url = self.upstream_check
         if self.call_gate is not None:
             await self.call_gate(table)  # waiting for a call token is not call time
-        diagnostics = self.diagnostics
+        waited = await self._back_off(request, table, delays)
+        response = await self._call(request, table, waited, "backoff" if waited else None)
+        after = self._retry_after(request, response)
+        if after is None:
+            return response
+        await asyncio.sleep(after)  # the upstream asked for it: once, for an idempotent call
+        if self.call_gate is not None:
+            await self.call_gate(table)  # a second call, counted as one
+        return await self._call(request, table, after, "retry-after")
+
+    def _room(self, request: HttpRequest) -> float:
+        """Seconds a call may still wait before it is sent: no longer than its timeout
+        (the statement's), the run's deadline (the gateway request's) or a job call's."""
+        room = request.timeout_ms / 1000
+        if self.deadline is not None:
+            room = min(room, self.deadline - time.monotonic())
+        if self.call_deadline is not None:
+            room = min(room, self.call_deadline)
+        return room
+
+    async def _back_off(self, request: HttpRequest, table: str, delays: Delays) -> float:
+        """Wait out the table's back-off, if it is backing off; refuse the call at once
+        if that would take longer than it may wait. The seconds waited."""
+        board = self.backoff
+        if board is None:
+            return 0.0
+        wait, interval = board.wait_for(table, delays)
+        if wait <= 0:
+            return 0.0
+        room = self._room(request)
+        if wait > room:
+            raise board.refuse(table, wait, interval, room)
+        await asyncio.sleep(wait)
+        return wait
+
+    def _retry_after(self, request: HttpRequest, response: HttpResponse) -> float | None:
+        """Seconds to wait before sending ``request`` once more, if its upstream answered
+        429 or 503 with a ``Retry-After`` it may wait for: an idempotent request (GET,
+        HEAD, or one the HTTP client retries), at most config ``backoff.retryAfterMax``
+        and what the request may still wait. None: the answer stands."""
+        if response.status not in (429, 503) or self.backoff is None:
+            return None
+        if not (request.retry or request.method.upper() in IDEMPOTENT):
+            return None
+        after = retry_after_seconds(response.headers.get("retry-after"))
+        limit = self.backoff.settings.retry_after_max_ms
+        if after is None or not limit or after * 1000 > limit:
+            return None
+        return after if after <= self._room(request) else None
+
+    async def _call(self, request: HttpRequest, table: str, waited: float, wait: str | None) -> HttpResponse:
+        """One call upstream, recorded, its outcome counted for the table's back-off."""
+        diagnostics, board = self.diagnostics, self.backoff
         started = time.perf_counter()
         record = CallRecord(
             table=table,
             method=request.method.upper(),
             url=self.secrets.mask(request.url),
             start=started - diagnostics.started,
+            waited=waited if wait is not None else None,
+            wait=wait,
         )
         diagnostics.calls.append(record)
         try:
@@ -127,11 +199,18 @@ class Sender:
         except QlError as e:
             record.error = self.secrets.mask(e.message)
             record.end = time.perf_counter() - diagnostics.started
+            if board is not None and isinstance(e, UpstreamUnavailable):
+                board.failed(table)  # the network failed it (a timeout, a refused connection…)
             raise
         record.status = response.status
         record.bytes = response.wire_bytes
         record.end = time.perf_counter() - diagnostics.started
         record.attempts = response.attempts
+        if board is not None:
+            if failed_status(response.status):
+                board.failed(table)
+            else:
+                board.succeeded(table)
         return response
 
     async def _send_within(self, request: HttpRequest, seconds: float) -> HttpResponse:

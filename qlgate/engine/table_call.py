@@ -2,18 +2,20 @@
 the tables side says which requests to make (``tables/request.py``) and what
 each answer holds (``tables/response.py``); this sends them through the run,
 at most ``maxNestedRequests`` at once, projects each answer as it arrives and
-merges the answers of a fan-out.
+merges the answers of a fan-out. An upstream's 429 that stands (not retried,
+or refused again after its ``Retry-After``) ends here as ``UpstreamThrottled``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable
 from typing import Any
 
 from ..cache.keys import IDEMPOTENT, caller_credentials, hook_key, request_key
 from ..cache.responses import CachePlan
-from ..errors import FanOutLimit, QlError
+from ..errors import FanOutLimit, QlError, UpstreamError, UpstreamThrottled
 from ..http.client import HttpRequest, HttpResponse
 from ..oauth.rejection import TokenRejected, token_rejected
 from ..tables.call import CallHooks, mapping_for
@@ -23,6 +25,7 @@ from ..tables.request import DEFAULT_ACCEPT, Outgoing, RequestBuilder, call_para
 from ..tables.response import read_answer
 from ..values import MISSING
 from . import relational
+from .backoff import Delays, retry_after_seconds
 from .context import RunContext
 from .window import SendWindow
 
@@ -77,6 +80,10 @@ class TableCall:
         self.mask_echoes = self.mask_echoes or mapping.credential is not None
         self._occurrences: dict[tuple, int] = {}
         self._window: SendWindow | None = None  # bounds requests in flight, not local work
+        tuning = getattr(statement, "tuning", None)
+        delays = Delays(getattr(tuning, "min_delay", None), getattr(tuning, "max_delay", None))
+        # the statement's minDelay/maxDelay for its table's back-off, passed only when it gives them
+        self._delays: dict[str, Delays] = {"delays": delays} if delays.given else {}
 
     def _view(self) -> ParamView:
         run = self.run
@@ -146,19 +153,34 @@ class TableCall:
 
     async def _read(self, response: HttpResponse, view: ParamView) -> Any:
         hooks = self.hooks
-        return await read_answer(
-            response, view, hooks, self.run.secrets, mask_echoes=self.mask_echoes or bool(hooks.credentials_used)
-        )
+        try:
+            return await read_answer(
+                response, view, hooks, self.run.secrets, mask_echoes=self.mask_echoes or bool(hooks.credentials_used)
+            )
+        except UpstreamError as e:
+            if e.details.get("upstream_status") != 429 or isinstance(e, UpstreamThrottled):
+                raise
+            after = retry_after_seconds(response.headers.get("retry-after"))
+            retry_after = max(1, math.ceil(after)) if after is not None else 1
+            raise UpstreamThrottled(
+                f"{e.message} (Too Many Requests); retry after {retry_after} s",
+                table=self.table.name,
+                retry_after=retry_after,
+                uri=e.details.get("uri"),
+                headers=e.details.get("headers"),
+                body=e.details.get("body"),
+            ) from None
 
     async def _send(self, request: HttpRequest, view: ParamView) -> HttpResponse:
         occurrence = self._occurrence(request)
         coalesce = self.kind == "select"
         plan = await self._cache_plan(request, view, occurrence) if coalesce else None
         send, window, table = self.run.send, self._window, self.table.name
+        delays = self._delays
         if window is None:
-            return await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan)
+            return await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, **delays)
         async with window:
-            response = await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan)
+            response = await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, **delays)
         await window.sends_first()
         return response
 

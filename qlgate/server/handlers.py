@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -178,7 +179,8 @@ async def _execute(
     diagnostics = _wants_diagnostics(request)
     request[WRITES] = compiled.writes
     try:
-        async with asyncio.timeout(policy.request_timeout_ms / 1000):
+        seconds = policy.request_timeout_ms / 1000
+        async with asyncio.timeout(seconds):
             result = await workspace.engine.run_compiled(
                 compiled,
                 context=context,
@@ -186,6 +188,7 @@ async def _execute(
                 base_dir=base_dir,
                 request_id=request_id,
                 values_only=values_only,
+                deadline=time.monotonic() + seconds,  # no back-off or Retry-After wait outlasts it
             )
     except QlError as error:
         return error_response(error, workspace, diagnostics)

@@ -1,0 +1,175 @@
+"""Back-off and ``Retry-After``: how an engine spares a partner API that is failing.
+
+ql.io's ``timeout N minDelay M maxDelay X`` (spec §10.6 item 4): after
+``failures`` (3) successive failures of the same table — a network error, a
+5xx or a 429, counted per engine (one per gateway process) and per table name —
+its calls wait before being sent: ``minDelay`` ms after the last failure,
+doubling with every further failure up to ``maxDelay`` ms, until one succeeds
+(any other answer), which clears the count. A call whose wait would outlast
+what its request may still wait fails at once with ``TableBackingOff``.
+
+Back-off is off unless the statement gives ``minDelay`` or ``maxDelay`` or
+config ``backoff`` gives either for every statement; failures are counted
+either way. An upstream 429 or 503 with ``Retry-After`` is honoured for
+idempotent calls whatever the back-off says (``sending.py``), up to config
+``backoff.retryAfterMax`` ms (30 000; 0: never).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC
+from typing import Any
+
+from ..errors import ConfigError, TableBackingOff
+
+__all__ = ["BackoffBoard", "BackoffSettings", "Delays", "failed_status", "retry_after_seconds"]
+
+FAILURES = 3  # successive failures before calls wait
+DEFAULT_MIN_DELAY_MS = 500  # spec §10.6 item 4
+DEFAULT_MAX_DELAY_MS = 30_000
+RETRY_AFTER_MAX_MS = 30_000  # the longest Retry-After a call waits before its one retry
+MAX_TABLES = 10_000  # tables whose failures are remembered (callers' own tables can be many)
+
+
+@dataclass(frozen=True, slots=True)
+class Delays:
+    """A statement's ``minDelay`` and ``maxDelay`` (ms), None where it gives none."""
+
+    min_ms: int | None = None
+    max_ms: int | None = None
+
+    @property
+    def given(self) -> bool:
+        return self.min_ms is not None or self.max_ms is not None
+
+
+NO_DELAYS = Delays()
+
+
+@dataclass(frozen=True, slots=True)
+class BackoffSettings:
+    """Config ``backoff``: ``minDelay``/``maxDelay`` (ms; either turns back-off on for
+    every statement), ``failures`` (3) and ``retryAfterMax`` (ms, 30 000)."""
+
+    defaults: Delays = NO_DELAYS
+    failures: int = FAILURES
+    retry_after_max_ms: int = RETRY_AFTER_MAX_MS
+
+    @classmethod
+    def from_config(cls, data: dict[str, Any]) -> BackoffSettings:
+        section = data.get("backoff")
+        if section is None:
+            return cls()
+        if not isinstance(section, dict):
+            raise ConfigError(f"config backoff must be an object, not {type(section).__name__}")
+        unknown = sorted(set(section) - {"minDelay", "maxDelay", "failures", "retryAfterMax"})
+        if unknown:
+            raise ConfigError(
+                f"config backoff: unknown setting {unknown[0]!r} (minDelay, maxDelay, failures, retryAfterMax)"
+            )
+
+        def number(key: str, default: int | None, least: int = 0) -> int | None:
+            value = section.get(key, default)
+            if value is None:
+                return None
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ConfigError(f"config backoff.{key} must be a whole number ≥ {least}, not {value!r}")
+            return value
+
+        return cls(
+            Delays(number("minDelay", None), number("maxDelay", None)),
+            number("failures", FAILURES, 1) or FAILURES,
+            number("retryAfterMax", RETRY_AFTER_MAX_MS) or 0,
+        )
+
+    def interval_ms(self, failures: int, delays: Delays) -> int | None:
+        """How long after the last of ``failures`` successive failures a call waits;
+        None: back-off is off for this statement (or not due yet)."""
+        if failures < self.failures:
+            return None
+        chosen = delays if delays.given else self.defaults
+        if not chosen.given:
+            return None
+        low = chosen.min_ms if chosen.min_ms is not None else min(DEFAULT_MIN_DELAY_MS, chosen.max_ms or 0)
+        high = chosen.max_ms if chosen.max_ms is not None else max(DEFAULT_MAX_DELAY_MS, low)
+        doublings = min(failures - self.failures, 40)  # 2**40 × any minDelay is past any maxDelay
+        return min(low * 2**doublings, max(high, low))
+
+
+@dataclass(slots=True)
+class _Failing:
+    count: int = 0
+    last: float = 0.0  # time.monotonic() of the last failure
+
+
+class BackoffBoard:
+    """Successive failures per table name, and the wait they call for."""
+
+    def __init__(self, settings: BackoffSettings | None = None):
+        self.settings = settings or BackoffSettings()
+        self._failing: OrderedDict[str, _Failing] = OrderedDict()
+
+    def failures(self, table: str) -> int:
+        state = self._failing.get(table)
+        return state.count if state is not None else 0
+
+    def failed(self, table: str) -> None:
+        state = self._failing.pop(table, None) or _Failing()
+        state.count += 1
+        state.last = time.monotonic()
+        self._failing[table] = state  # most recent last: the oldest go first past MAX_TABLES
+        while len(self._failing) > MAX_TABLES:
+            self._failing.popitem(last=False)
+
+    def succeeded(self, table: str) -> None:
+        self._failing.pop(table, None)
+
+    def wait_for(self, table: str, delays: Delays) -> tuple[float, int]:
+        """(seconds a call of ``table`` must still wait, the back-off interval in ms);
+        (0, 0) when it may go now."""
+        state = self._failing.get(table)
+        if state is None:
+            return 0.0, 0
+        interval = self.settings.interval_ms(state.count, delays)
+        if not interval:
+            return 0.0, 0
+        return max(0.0, state.last + interval / 1000 - time.monotonic()), interval
+
+    def refuse(self, table: str, wait: float, interval: int, room: float) -> TableBackingOff:
+        """The error of a call whose back-off wait is longer than it may wait."""
+        retry_after = max(1, math.ceil(wait))
+        return TableBackingOff(
+            f"Back-off in progress: {table} failed {self.failures(table)} times in a row, so its calls wait "
+            f"{interval} ms after the last failure; that is {wait * 1000:.0f} ms more, longer than this request "
+            f"may wait ({max(room, 0) * 1000:.0f} ms); retry after {retry_after} s",
+            table=table,
+            retry_after=retry_after,
+        )
+
+
+def failed_status(status: int) -> bool:
+    """Does an answer with this status count as a failure of its table?"""
+    return status == 429 or status >= 500
+
+
+def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
+    """``Retry-After`` as seconds from now: a number of seconds or an HTTP date
+    (RFC 9110 §10.2.3); None when absent or neither."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(int(text))
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    current = time.time() if now is None else now
+    return max(0.0, when.timestamp() - current)
