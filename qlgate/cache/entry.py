@@ -4,9 +4,16 @@ needs and the (content-decoded) body; and the copies every reader gets."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..http.client import HttpResponse
+from .keys import CREDENTIAL_NAME
+
+# what an entry costs beyond its bytes in this process's memory (objects, dict slots)
+ENTRY_OVERHEAD = 512
+HEADER_OVERHEAD = 192
 
 # never stored: the connection's, the encoding already undone, and what belongs to one client
 _DROPPED = frozenset(
@@ -36,13 +43,20 @@ class Entry:
     fresh_until: float  # wall-clock seconds; after it the entry is stale
 
     @classmethod
-    def of(cls, response: HttpResponse, now: float, ttl: float) -> Entry:
-        headers = tuple((k, v) for k, v in response.headers.items() if k not in _DROPPED)
-        return cls(response.status, headers, response.body, response.url, now, now + ttl)
+    def of(cls, response: HttpResponse, now: float, ttl: float, *, mask: Callable[[str], str] | None = None) -> Entry:
+        """What is kept of ``response``: never a header named like a credential, and
+        its URL with the config's secrets (``mask``) and credential-named query
+        parameters masked (a backend is no place for an ``api_key``)."""
+        headers = tuple(
+            (k, v) for k, v in response.headers.items() if k.lower() not in _DROPPED and not _credential_header(k)
+        )
+        return cls(response.status, headers, response.body, safe_url(response.url, mask), now, now + ttl)
 
     @property
     def size(self) -> int:
-        return len(self.body) + sum(len(k) + len(v) for k, v in self.headers) + len(self.url) + 64
+        """Bytes it holds, with what Python spends on it besides."""
+        held = len(self.body) + sum(len(k) + len(v) + HEADER_OVERHEAD for k, v in self.headers)
+        return held + len(self.url) + ENTRY_OVERHEAD
 
     def response(self) -> HttpResponse:
         """A fresh response for one reader (its own headers dict to change)."""
@@ -67,6 +81,28 @@ class Entry:
             float(meta["t"]),
             float(meta["f"]),
         )
+
+
+def _credential_header(name: str) -> bool:
+    return bool(CREDENTIAL_NAME.search(name)) or "authentication" in name.lower()
+
+
+def safe_url(url: str, mask: Callable[[str], str] | None = None) -> str:
+    """``url`` with the config's secrets masked and the values of credential-named
+    query parameters replaced by ``****``."""
+    if mask is not None:
+        url = mask(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL one can split: keep none of it
+        return ""
+    if not parts.query:
+        return url
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if not any(CREDENTIAL_NAME.search(k) for k, _ in pairs):
+        return url
+    query = urlencode([(k, "****" if CREDENTIAL_NAME.search(k) else v) for k, v in pairs], safe="*")
+    return urlunsplit(parts._replace(query=query))
 
 
 def copy_response(response: HttpResponse) -> HttpResponse:

@@ -48,6 +48,8 @@ class SingleFlight(Generic[T]):
                 raise RuntimeError("the shared upstream call was cancelled") from None
             if self._waiters.get(task) == 1 and not task.done():
                 task.cancel()  # nobody waits for it any more
+                if self._tasks.get(key) is task:
+                    del self._tasks[key]  # a caller that comes now starts a call of its own
             raise
         except Exception as e:  # noqa: BLE001 - every waiter re-raises its own copy of whatever the call raised
             raise _copy_error(e) from None
@@ -73,8 +75,17 @@ def _current_cancelling() -> bool:
 
 def _copy_error(error: BaseException) -> BaseException:
     """Callers change the errors they catch (messages masked, diagnostics attached):
-    each waiter raises a copy of its own."""
-    fresh = copy.copy(error)
+    each waiter raises a copy of its own (the original, if it cannot be copied)."""
+    try:
+        fresh = copy.copy(error)
+    except Exception:  # noqa: BLE001 - keyword-only arguments (UpstreamError, …): copy its state instead
+        try:
+            fresh = type(error).__new__(type(error), *error.args)
+            fresh.__dict__.update(vars(error))
+            fresh.args = error.args
+        except Exception:  # noqa: BLE001
+            return error
+    fresh.__traceback__ = error.__traceback__
     details = getattr(error, "details", None)
     if isinstance(details, dict):
         fresh.details = dict(details)  # type: ignore[attr-defined]

@@ -1,8 +1,10 @@
 """Cache keys (spec §10.9): what makes a request distinct — method, final URL,
 the headers the table sends (names lower-cased, sorted, the connection's and the
-request id left out), body — hashed with SHA-256, so a key never holds a secret
-in clear. A deployer's OAuth2 token (``using auth 'NAME'``) enters the key as
-the credential's name, not its value: a renewed token does not empty the cache.
+request id the engine generated left out), body — hashed with SHA-256, so a key
+never holds a secret in clear. A deployer's OAuth2 token (``using auth 'NAME'``)
+enters the key as an unforgeable stand-in (``credential_stand_in``: an HMAC keyed
+with the credential's client secret over what identifies it), not its value: a
+renewed token does not empty the cache, and no caller can write the stand-in.
 
 And which requests may be stored (``caller_credentials``): never one carrying a
 caller's own credential, unless the table's ``compute_key`` hook chose its key.
@@ -11,28 +13,20 @@ caller's own credential, unless the table's ``compute_key`` hook chose its key.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
+import secrets
 from collections.abc import Iterable, Mapping
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 from ..http.client import HttpRequest
 
-# hop-by-hop and per-connection headers, and what differs on every request of the same call
-_NOT_KEYED = frozenset(
-    {
-        "connection",
-        "keep-alive",
-        "proxy-connection",
-        "te",
-        "trailer",
-        "transfer-encoding",
-        "upgrade",
-        "user-agent",
-        "content-length",
-        "host",
-    }
-)
+# hop-by-hop and per-connection headers (and ``proxy-*`` but Proxy-Authorization);
+# every other header a table sends (Host, User-Agent, …) may select what is answered
+_NOT_KEYED = frozenset({"connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "content-length"})
 IDEMPOTENT = frozenset({"GET", "HEAD"})
+# keys a credential's stand-in when it has no client secret (never leaves this process)
+PROCESS_KEY = secrets.token_bytes(32)
 
 # names of headers and query parameters that carry a credential
 CREDENTIAL_NAME = re.compile(
@@ -47,11 +41,13 @@ def request_key(
     request: HttpRequest,
     *,
     request_id_header: str,
+    request_id: str | None = None,
     credential_tokens: Mapping[str, str] | None = None,
 ) -> str:
-    """The SHA-256 key of what ``request`` sends. ``credential_tokens``: credential
-    name → the current token of each ``using auth`` credential the request
-    carried; wherever a token appears, its name stands in for it."""
+    """The SHA-256 key of what ``request`` sends. ``credential_tokens``: the stand-in
+    (``credential_stand_in``) → the current token of each ``using auth`` credential
+    the request carried; wherever a token appears, its stand-in replaces it. The
+    request-id header is left out only when it holds the engine's id (``request_id``)."""
     tokens = {t: n for n, t in (credential_tokens or {}).items() if t}
     digest = hashlib.sha256()
 
@@ -62,8 +58,14 @@ def request_key(
 
     part(request.method.upper())
     part(_named(request.url, tokens))
-    skip = _NOT_KEYED | {request_id_header.lower()}
-    headers = sorted((k.lower(), v) for k, v in request.headers.items() if k.lower() not in skip)
+    rid = request_id_header.lower()
+
+    def keyed(name: str, value: str) -> bool:
+        if name in _NOT_KEYED or (name.startswith("proxy-") and name != "proxy-authorization"):
+            return False
+        return not (name == rid and request_id and value == request_id)
+
+    headers = sorted((k.lower(), v) for k, v in request.headers.items() if keyed(k.lower(), v))
     for name, value in headers:
         part(name)
         part(_named(value, tokens))
@@ -71,15 +73,43 @@ def request_key(
     return "r:" + digest.hexdigest()
 
 
-def hook_key(value: object) -> str:
-    """The key a ``compute_key`` hook chose, hashed like the others (it may hold a secret)."""
-    return "h:" + hashlib.sha256(str(value).encode("utf-8", "surrogatepass")).hexdigest()
+def hook_key(value: object, *, table: str, method: str, url: str, by_caller: bool = False) -> str:
+    """The key a ``compute_key`` hook chose, hashed like the others (it may hold a
+    secret) with what it cannot share across: the table, the method, the URL's origin
+    and whether a caller's inline table chose it."""
+    scheme, _, rest = url.partition("://")
+    origin = f"{scheme}://{rest.split('/', 1)[0].split('?', 1)[0].split('#', 1)[0]}".lower()
+    digest = hashlib.sha256()
+    for text in (table, method.upper(), origin, "c" if by_caller else "d"):
+        data = text.encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "big") + data)
+    digest.update(str(value).encode("utf-8", "surrogatepass"))
+    return "h:" + digest.hexdigest()
+
+
+def credential_stand_in(
+    name: str,
+    *,
+    secret: str | bytes,
+    token_url: str = "",
+    client_id: str = "",
+    scopes: Iterable[str] = (),
+    grant: str = "",
+) -> str:
+    """What replaces a ``using auth`` token in a key: an HMAC-SHA256 keyed with a
+    deployer secret (the credential's client secret, else the engine's random key)
+    over what identifies the credential. No caller can write it in a header of its
+    own, and two deployments whose credentials share a name get different ones."""
+    key = secret.encode("utf-8", "surrogatepass") if isinstance(secret, str) else secret
+    text = "\x00".join((name, token_url, client_id, " ".join(sorted(scopes)), grant))
+    mac = hmac.new(key, text.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()
+    return f"\x00credential:{mac}\x00"
 
 
 def _named(text: str, tokens: Mapping[str, str]) -> str:
-    for token, name in tokens.items():
+    for token, stand_in in tokens.items():
         if token in text:
-            text = text.replace(token, f"<credential {name}>")
+            text = text.replace(token, stand_in)
     return text
 
 
@@ -108,7 +138,7 @@ def caller_credentials(
         for name, value in request.headers.items()
         if CREDENTIAL_NAME.search(name) and name.lower() not in literal and value and callers(value)
     ]
-    query = urlsplit(request.url).query
+    query = request.url.partition("?")[2].partition("#")[0]
     if query:
         found += [
             f"?{name}"

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from ..http.client import HttpResponse
@@ -51,6 +51,8 @@ class CachePlan:
     expires: int | None  # seconds its answer may be kept (table's or statement's ``expires``), None: not cached
     storable: bool = True  # False: it carried a caller's credential (``keys.caller_credentials``)
     occurrence: int = 0  # the n-th identical request of one statement (a patch's scatter): calls of its own
+    # masks the config's secrets out of the URL an entry keeps (``Secrets.mask``)
+    mask: Callable[[str], str] | None = field(default=None, compare=False)
 
 
 class ResponseCache:
@@ -75,6 +77,9 @@ class ResponseCache:
         call (and accounts for it); it is called at most once per key in flight."""
         if method.upper() not in IDEMPOTENT:
             return await send(), "sent"  # a write is never shared, never stored
+        if not plan.storable:
+            # it carries a caller's own credential: never shared with another run, either way
+            return await send(), "sent"
         caching = bool(plan.expires) and plan.storable and self.backend is not None
         if caching:
             entry = await self._get(plan.key)
@@ -133,7 +138,7 @@ class ResponseCache:
             return
         if ttl <= 0 or self.backend is None:
             return
-        entry = Entry.of(response, time.time(), ttl)
+        entry = Entry.of(response, time.time(), ttl, mask=plan.mask)
         try:
             await self.backend.set(plan.key, entry, ttl + self.settings.stale_while_revalidate)
         except CacheUnavailable as e:

@@ -42,6 +42,10 @@ class CacheSettings:
         url = merged.get("url")
         if url is not None and not isinstance(url, str):
             raise ConfigError("config cache.url must be a string (redis://host:port/db)")
+        if (url and url.split(":", 1)[0].lower() not in ("redis", "rediss", "unix")) or (url and ":" not in url):
+            raise ConfigError(
+                f"config cache.url must be a redis://, rediss:// or unix:// URL, not '{url.split(':', 1)[0][:20]}:…'"
+            )
         backend = merged.get("backend", merged.get("impl"))
         if backend is None:
             backend = "redis" if url else "memory"
@@ -53,7 +57,7 @@ class CacheSettings:
 
         def seconds(key: str, default: int) -> int:
             value = merged.get(key, default)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
                 raise ConfigError(f"config cache.{key} must be a non-negative number")
             return int(value)
 

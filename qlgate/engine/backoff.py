@@ -3,7 +3,10 @@
 ql.io's ``timeout N minDelay M maxDelay X`` (spec §10.6 item 4): after
 ``failures`` (3) successive failures of the same table — a network error, a
 5xx or a 429, counted per engine (one per gateway process) and per table name —
-its calls wait before being sent: ``minDelay`` ms after the last failure,
+its calls wait before being sent (only deployer runs — routes, ``qlgate run``,
+deployer jobs — count failures and successes: a caller failing on purpose must not
+make a deployer table back off for everyone, though callers' calls do wait; a
+caller's own inline tables are off the board altogether): ``minDelay`` ms after the last failure,
 doubling with every further failure up to ``maxDelay`` ms, until one succeeds
 (any other answer), which clears the count. A call whose wait would outlast
 what its request may still wait fails at once with ``TableBackingOff``.
@@ -27,12 +30,13 @@ from typing import Any
 
 from ..errors import ConfigError, TableBackingOff
 
-__all__ = ["BackoffBoard", "BackoffSettings", "Delays", "failed_status", "retry_after_seconds"]
+__all__ = ["BackoffBoard", "BackoffSettings", "Delays", "failed_status", "retry_after_header", "retry_after_seconds"]
 
 FAILURES = 3  # successive failures before calls wait
 DEFAULT_MIN_DELAY_MS = 500  # spec §10.6 item 4
 DEFAULT_MAX_DELAY_MS = 30_000
 RETRY_AFTER_MAX_MS = 30_000  # the longest Retry-After a call waits before its one retry
+RETRY_AFTER_CEILING = 86_400  # s: the longest Retry-After the gateway believes or gives its clients
 MAX_TABLES = 10_000  # tables whose failures are remembered (callers' own tables can be many)
 
 
@@ -142,7 +146,7 @@ class BackoffBoard:
 
     def refuse(self, table: str, wait: float, interval: int, room: float) -> TableBackingOff:
         """The error of a call whose back-off wait is longer than it may wait."""
-        retry_after = max(1, math.ceil(wait))
+        retry_after = retry_after_header(wait)
         return TableBackingOff(
             f"Back-off in progress: {table} failed {self.failures(table)} times in a row, so its calls wait "
             f"{interval} ms after the last failure; that is {wait * 1000:.0f} ms more, longer than this request "
@@ -158,18 +162,29 @@ def failed_status(status: int) -> bool:
 
 
 def retry_after_seconds(value: str | None, now: float | None = None) -> float | None:
-    """``Retry-After`` as seconds from now: a number of seconds or an HTTP date
-    (RFC 9110 §10.2.3); None when absent or neither."""
+    """``Retry-After`` as seconds from now, at most a day: a number of seconds or an
+    HTTP date (RFC 9110 §10.2.3); None when absent or neither. An upstream's answer
+    is data: whatever it holds (``²``, 400 nines, a date in the year 9999) this
+    neither raises nor hands a client an absurd wait."""
     if value is None:
         return None
     text = value.strip()
-    if text.isdigit():
-        return float(int(text))
+    if text.isascii() and text.isdigit():
+        return float(min(int(text), RETRY_AFTER_CEILING)) if len(text) <= 10 else float(RETRY_AFTER_CEILING)
     try:
         when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    except (TypeError, ValueError, IndexError, OverflowError, OSError):
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    current = time.time() if now is None else now
-    return max(0.0, when.timestamp() - current)
+    if not math.isfinite(seconds):
+        return None
+    return min(max(0.0, seconds), float(RETRY_AFTER_CEILING))
+
+
+def retry_after_header(seconds: float | None) -> int:
+    """Whole seconds for a client's ``Retry-After``: at least 1, at most a day."""
+    if seconds is None or not math.isfinite(seconds):
+        return 1
+    return min(max(1, math.ceil(seconds)), RETRY_AFTER_CEILING)

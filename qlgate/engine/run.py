@@ -92,7 +92,17 @@ class Run:
             cache=engine.responses,
             backoff=engine.backoff,
             deadline=deadline,
+            counts=not self.trust.is_caller,
+            unboarded=self._callers_table if self.trust.is_caller and tables.parent is not None else None,
         )
+
+    def _callers_table(self, name: str) -> bool:
+        """Is ``name`` a table the caller's script defined (kept off the back-off board)?"""
+        try:
+            table = self.tables.find(name)
+        except QlError:
+            return True
+        return table is None or table.by_caller
 
     # ------------------------------------------------------------------ scope
     def lookup(self, name: str) -> Any:

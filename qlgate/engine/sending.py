@@ -41,6 +41,8 @@ class Sender:
         cache: ResponseCache | None = None,
         backoff: BackoffBoard | None = None,
         deadline: float | None = None,
+        counts: bool = True,
+        unboarded: Callable[[str], bool] | None = None,
     ):
         self.http = http
         self.diagnostics = diagnostics
@@ -50,6 +52,10 @@ class Sender:
         self.call_deadline = call_deadline  # seconds one upstream call may take in all, or None
         self.cache = cache  # the engine's: cached answers, and calls in flight shared across runs
         self.backoff = backoff  # the engine's: successive failures per table
+        # only deployer runs count failures: a caller's failing on purpose must not
+        # make a deployer table back off for everyone (their calls still wait)
+        self.counts = counts
+        self.unboarded = unboarded  # tables the board never sees (a caller's own inline tables)
         self.deadline = deadline  # time.monotonic() by which the run's request must be answered
         self._inflight: dict[tuple, asyncio.Future] = {}
 
@@ -152,7 +158,7 @@ class Sender:
         """Wait out the table's back-off, if it is backing off; refuse the call at once
         if that would take longer than it may wait. The seconds waited."""
         board = self.backoff
-        if board is None:
+        if board is None or (self.unboarded is not None and self.unboarded(table)):
             return 0.0
         wait, interval = board.wait_for(table, delays)
         if wait <= 0:
@@ -180,7 +186,7 @@ class Sender:
 
     async def _call(self, request: HttpRequest, table: str, waited: float, wait: str | None) -> HttpResponse:
         """One call upstream, recorded, its outcome counted for the table's back-off."""
-        diagnostics, board = self.diagnostics, self.backoff
+        diagnostics, board = self.diagnostics, self.backoff if self.counts else None
         started = time.perf_counter()
         record = CallRecord(
             table=table,

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ..cache.keys import IDEMPOTENT, caller_credentials, hook_key, request_key
+from ..cache.keys import IDEMPOTENT, PROCESS_KEY, caller_credentials, credential_stand_in, hook_key, request_key
 from ..cache.responses import CachePlan
 from ..errors import FanOutLimit, QlError, UpstreamError, UpstreamThrottled
 from ..http.client import HttpRequest, HttpResponse
@@ -193,14 +193,16 @@ class TableCall:
 
     async def _cache_plan(self, request: HttpRequest, view: ParamView, occurrence: int) -> CachePlan | None:
         """What the engine's cache may do for a read: its key (what is sent, hashed; a
-        ``using auth`` token as its credential's name; or the key ``compute_key``
-        chose), how long its answer keeps, and whether it may be stored at all."""
+        ``using auth`` token as its credential's unforgeable stand-in; or the key
+        ``compute_key`` chose), how long its answer keeps, and whether it may be stored."""
         if request.method.upper() not in IDEMPOTENT:
             return None
-        run, hooks = self.run, self.hooks
+        run, hooks, table = self.run, self.hooks, self.table
         expires = self._expires()
-        tokens = {name: run.credentials.current(name) or "" for name in hooks.credentials_used}
-        key = request_key(request, request_id_header=run.settings.request_id_header, credential_tokens=tokens)
+        tokens = {self._stand_in(name): run.credentials.current(name) or "" for name in hooks.credentials_used}
+        rid_header = run.settings.request_id_header
+        key = request_key(request, request_id_header=rid_header, request_id=run.request_id, credential_tokens=tokens)
+        mask = run.secrets.mask
         if expires is not None and hooks.has("compute_key"):
             chosen = await hooks.call(
                 "compute_key",
@@ -209,18 +211,46 @@ class TableCall:
                 method=request.method,
                 headers=dict(request.headers),
                 body=request.body.decode("utf-8", "replace") if request.body is not None else None,
-                request_id_header=run.settings.request_id_header,
+                request_id_header=rid_header,
             )
             if chosen is None:
-                return CachePlan(key, None, occurrence=occurrence)  # the hook says: not this one
+                return CachePlan(key, None, occurrence=occurrence, mask=mask)  # the hook says: not this one
             # the table chose its key, and with it what separates callers: it may be stored
-            return CachePlan(hook_key(chosen), expires, occurrence=occurrence)
-        storable = True
-        if expires is not None:
-            literal = [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
-            deployer = [*run.secrets.values, *(t for t in tokens.values() if t)]
-            storable = not caller_credentials(request, deployer_values=deployer, literal_headers=literal)
-        return CachePlan(key, expires, storable=storable, occurrence=occurrence)
+            chosen_key = hook_key(
+                chosen, table=table.name, method=request.method, url=request.url, by_caller=table.by_caller
+            )
+            return CachePlan(chosen_key, expires, occurrence=occurrence, mask=mask)
+        # a header written literally is the deployer's, in a deployer's table only: a
+        # caller's inline table writes what it likes
+        literal = [] if table.by_caller else [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
+        deployer = [*run.secrets.values, *(t for t in tokens.values() if t)]
+        storable = not caller_credentials(request, deployer_values=deployer, literal_headers=literal)
+        return CachePlan(key, expires, storable=storable, occurrence=occurrence, mask=mask)
+
+    def _stand_in(self, name: str) -> str:
+        """The credential's stand-in in a cache key (``keys.credential_stand_in``)."""
+        entry_of = getattr(self.run.credentials, "entry", None)
+        try:
+            entry = entry_of(name) if entry_of is not None else None
+        except QlError:
+            entry = None
+        if entry is None or not entry.client_secret:
+            fields = vars(entry) if entry is not None and hasattr(entry, "__dict__") else {}
+            return credential_stand_in(
+                name,
+                secret=PROCESS_KEY,
+                token_url=str(fields.get("token_url", "")),
+                client_id=str(fields.get("client_id", "")),
+                scopes=fields.get("scopes", ()),
+            )
+        return credential_stand_in(
+            name,
+            secret=entry.client_secret,
+            token_url=entry.token_url,
+            client_id=entry.client_id,
+            scopes=entry.scopes,
+            grant=entry.type,
+        )
 
     async def _access_token(self, name: str) -> str:
         # a caller's run gets only the tokens gateway.adhoc.credentials opens to callers
