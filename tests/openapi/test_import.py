@@ -11,6 +11,7 @@ Regenerate the goldens after an intended change, then read the diff::
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -67,51 +68,37 @@ def test_the_command_prints_the_config_to_add(tmp_path: Path, capsys):
     assert "--force" in capsys.readouterr().err
 
 
+@contextlib.asynccontextmanager
+async def imported(tmp_path: Path, spec: str, prefix: str, folder: str, base_path: str, **table_config: str):
+    """A spec's tables, the server made from the same spec, and an engine between them
+    (the table config's ``baseUrl`` on the server, the auth entry at its token endpoint)."""
+    doc = load_spec(SPECS / spec)
+    made = generate(doc, prefix)
+    write(made.files, tmp_path / "tables" / folder, force=False)
+    server = await SpecServer(doc).start()
+    tables: dict = {"baseUrl": server.base + base_path, **table_config}
+    for part in reversed(prefix.split(".")):
+        tables = {part: tables}
+    auth = {**made.config["auth"][prefix], "tokenUrl": server.base + "/token", "clientId": "c", "clientSecret": "s"}
+    engine = Engine(tables=tmp_path / "tables", config={"tables": tables, "auth": {prefix: auth}})
+    try:
+        yield engine, server
+    finally:
+        await engine.close()
+        await server.stop()
+
+
 @pytest.fixture
 async def shop(tmp_path: Path):
     """The pet shop's tables, the server made from its spec, and an engine between them."""
-    doc = load_spec(SPECS / "petshop.yaml")
-    imported = generate(doc, "petshop")
-    write(imported.files, tmp_path / "tables" / "petshop", force=False)
-    server = await SpecServer(doc).start()
-    config = {
-        "tables": {"petshop": {"baseUrl": server.base + "/api/v2"}},
-        "auth": {
-            "petshop": {
-                **imported.config["auth"]["petshop"],
-                "tokenUrl": server.base + "/token",
-                "clientId": "c",
-                "clientSecret": "s",
-            }
-        },
-    }
-    engine = Engine(tables=tmp_path / "tables", config=config)
-    yield engine, server
-    await engine.close()
-    await server.stop()
+    async with imported(tmp_path, "petshop.yaml", "petshop", "petshop", "/api/v2") as pair:
+        yield pair
 
 
 @pytest.fixture
 async def weather(tmp_path: Path):
-    doc = load_spec(SPECS / "weather.json")
-    imported = generate(doc, "acme.weather")
-    write(imported.files, tmp_path / "tables" / "weather", force=False)
-    server = await SpecServer(doc).start()
-    config = {
-        "tables": {"acme": {"weather": {"baseUrl": server.base + "/v2", "stationKey": "key-1"}}},
-        "auth": {
-            "acme.weather": {
-                **imported.config["auth"]["acme.weather"],
-                "tokenUrl": server.base + "/token",
-                "clientId": "c",
-                "clientSecret": "s",
-            }
-        },
-    }
-    engine = Engine(tables=tmp_path / "tables", config=config)
-    yield engine, server
-    await engine.close()
-    await server.stop()
+    async with imported(tmp_path, "weather.json", "acme.weather", "weather", "/v2", stationKey="key-1") as pair:
+        yield pair
 
 
 async def test_a_select_sends_query_and_headers_and_pages_with_limit_offset(shop):
