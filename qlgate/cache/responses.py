@@ -84,10 +84,10 @@ class ResponseCache:
         if caching:
             entry = await self._get(plan.key)
             if entry is not None:
-                now = time.time()
-                if now < entry.fresh_until:
+                now, fresh_until = time.time(), _fresh_for(entry, plan)
+                if now < fresh_until:
                     return entry.response(), "cache"
-                if now < entry.fresh_until + self.settings.stale_while_revalidate:
+                if now < fresh_until + self.settings.stale_while_revalidate:
                     self._refresh(plan, send)
                     return entry.response(), "stale"
         (response, source), shared = await self.flight.run(
@@ -105,7 +105,7 @@ class ResponseCache:
                 self._warn(str(e))
                 token = "none"
             if token is None:  # another host is fetching it: wait for its entry, a while
-                entry = await self._wait_for(plan.key)
+                entry = await self._wait_for(plan)
                 if entry is not None:
                     return entry.response(), "cache"
         try:
@@ -120,12 +120,12 @@ class ResponseCache:
                     self._warn(str(e))
         return response, "sent"
 
-    async def _wait_for(self, key: str) -> Entry | None:
+    async def _wait_for(self, plan: CachePlan) -> Entry | None:
         deadline = time.monotonic() + self.settings.wait_ms / 1000
         while time.monotonic() < deadline:
             await asyncio.sleep(POLL_S)
-            entry = await self._get(key)
-            if entry is not None and time.time() < entry.fresh_until:
+            entry = await self._get(plan.key)
+            if entry is not None and time.time() < _fresh_for(entry, plan):
                 return entry
         return None
 
@@ -182,3 +182,10 @@ class ResponseCache:
             task.cancel()
         if self.backend is not None:
             await self.backend.close()
+
+
+def _fresh_for(entry: Entry, plan: CachePlan) -> float:
+    """Until when ``entry`` is fresh for this reader: the writer's ``expires`` or the
+    reader's, whichever ends first (a statement that says ``expires 5`` reads no answer
+    older than 5 s, whichever table or statement stored it for a day)."""
+    return min(entry.fresh_until, entry.stored_at + (plan.expires or 0))

@@ -69,6 +69,24 @@ async def test_expiry_is_honoured(upstream, engine_for):
     assert calls(upstream) == 2
 
 
+async def test_a_reader_takes_no_answer_older_than_its_own_expires(upstream, engine_for):
+    """The same URL cached for a minute by one table is a second old for a reader
+    whose table (or statement) keeps answers one second: it calls again."""
+    upstream.reply("GET", "/item", json_body={"id": 7})
+    engine = engine_for(TABLES)
+    await run(engine, SCRIPT.format(table="c.item"))  # stored for 60 s
+    await run(engine, SCRIPT.format(table="s.item"))  # fresh for s.item too: it is not 1 s old
+    assert calls(upstream) == 1
+    await asyncio.sleep(1.1)
+    await run(engine, SCRIPT.format(table="s.item"))
+    assert calls(upstream) == 2
+    await asyncio.sleep(1.1)
+    await run(engine, 'return select * from c.item where id = "7" expires 1;')
+    assert calls(upstream) == 3
+    await run(engine, SCRIPT.format(table="c.item"))  # just stored: fresh for the table too
+    assert calls(upstream) == 3
+
+
 async def test_non_2xx_not_cached_unless_negative(upstream, engine_for):
     upstream.reply("GET", "/item", json_body={"err": "gone"}, status=404)
     engine = engine_for(TABLES)
