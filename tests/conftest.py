@@ -195,16 +195,26 @@ async def emulator():
 
 
 @pytest.fixture(scope="session", autouse=True)
-def jobs_database(tmp_path_factory):
-    """Gateways started by tests keep their embedded job database out of the checkout."""
-    path = tmp_path_factory.mktemp("jobs") / "jobs.sqlite"
+def session_jobs_database(tmp_path_factory):
+    """The same, for gateways that module- and session-scoped fixtures start (before any
+    test's own file is chosen)."""
     previous = os.environ.get("QLGATE_JOBS_DATABASE")
-    os.environ["QLGATE_JOBS_DATABASE"] = str(path)
-    yield path
+    os.environ["QLGATE_JOBS_DATABASE"] = str(tmp_path_factory.mktemp("jobs") / "jobs.sqlite")
+    yield
     if previous is None:
         os.environ.pop("QLGATE_JOBS_DATABASE", None)
     else:
         os.environ["QLGATE_JOBS_DATABASE"] = previous
+
+
+@pytest.fixture(autouse=True)
+def jobs_database(session_jobs_database, tmp_path_factory, monkeypatch):
+    """Gateways and runs started by a test keep their embedded job database out of the
+    checkout, in a file of the test's own: the limits and rates a test sets there hold
+    for every call its processes make (qlgate/limits), and must not reach the next test."""
+    path = tmp_path_factory.mktemp("jobs") / "jobs.sqlite"
+    monkeypatch.setenv("QLGATE_JOBS_DATABASE", str(path))
+    return path
 
 
 # ------------------------------------------------------------------ ZooKeeper (Debian's package) and

@@ -50,6 +50,7 @@ def _script(args: argparse.Namespace) -> tuple[str, str, Path]:
 
 
 async def _execute(args: argparse.Namespace) -> int:
+    from ..limits.open import host_limits_if_set
     from ..values import dump_json
     from ..workspace import Workspace
 
@@ -58,7 +59,8 @@ async def _execute(args: argparse.Namespace) -> int:
     async with await Workspace.open(tables=args.tables, routes=args.routes, config=args.config) as workspace:
         warn(workspace.problems)
         try:
-            result = await workspace.engine.execute(script, context=context, base_dir=base_dir, origin=origin)
+            with host_limits_if_set(workspace.engine):
+                result = await workspace.engine.execute(script, context=context, base_dir=base_dir, origin=origin)
         except QlError as error:
             # what the run did and said before it failed helps as much as after a success
             if args.diagnostics and error.diagnostics is not None:

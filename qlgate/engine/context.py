@@ -19,6 +19,7 @@ from ..config import Config, Secrets, Settings
 from ..http.client import HttpClient, HttpRequest, HttpResponse
 from ..lang import ast
 from ..lang.templates import Template
+from ..limits.gate import CallLimits
 from ..tables.files import CodeDirs
 from ..tables.registry import TableRegistry
 from ..trust import Trust
@@ -142,6 +143,8 @@ class EngineServices(Protocol):
     def responses(self) -> ResponseCache: ...
     @property
     def backoff(self) -> BackoffBoard: ...
+    @property
+    def limits(self) -> CallLimits | None: ...
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names."""

@@ -3,7 +3,8 @@ bytes and timing, where its answer came from (``sent`` upstream, the response
 ``cache``, or ``coalesced`` with an identical call of another run already in
 flight), and the script's wall time against the sum of call times — the
 difference is what parallelism bought. Time a call waited before it was sent
-(back-off, an upstream's ``Retry-After``) is shown apart from its call time.
+(back-off, an upstream's ``Retry-After``) is shown apart from its call time, and
+so is time it queued for its API type's limits (``qlgate/limits``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ class CallRecord:
     # and why: "backoff" (its table was failing) or "retry-after" (the upstream said so)
     waited: float | None = None
     wait: str | None = None
+    # seconds the call queued for its API type's limits (a call rate, calls in flight)
+    # before it was sent: not call time either
+    queued: float | None = None
 
     @property
     def duration(self) -> float:
@@ -70,6 +74,11 @@ class Diagnostics:
         """Seconds calls waited before they were sent (back-off, ``Retry-After``)."""
         return sum(c.waited or 0.0 for c in self.calls)
 
+    @property
+    def queued(self) -> float:
+        """Seconds calls queued for their API type's limits before they were sent."""
+        return sum(c.queued or 0.0 for c in self.calls)
+
     def to_dict(self) -> dict[str, Any]:
         call_time = sum(c.duration for c in self.calls)
         total = self.total
@@ -77,6 +86,7 @@ class Diagnostics:
             "total_ms": round(total * 1000, 3),
             "calls_ms": round(call_time * 1000, 3),
             "waited_ms": round(self.waited * 1000, 3),
+            "queued_ms": round(self.queued * 1000, 3),
             "parallelism": round(call_time / total, 2) if total > 0 else 0,
             "coalesced": self.coalesced,
             "sent": self.sent,
@@ -84,8 +94,9 @@ class Diagnostics:
             "shared": self.shared,
             "calls": [
                 {
-                    **{k: v for k, v in asdict(c).items() if v is not None and k != "waited"},
+                    **{k: v for k, v in asdict(c).items() if v is not None and k not in ("waited", "queued")},
                     **({"waited_ms": round(c.waited * 1000, 3)} if c.waited is not None else {}),
+                    **({"queued_ms": round(c.queued * 1000, 3)} if c.queued is not None else {}),
                     "start_ms": round(c.start * 1000, 3),
                     "end_ms": round((c.end or c.start) * 1000, 3),
                     "duration_ms": round(c.duration * 1000, 3),
@@ -105,12 +116,15 @@ class Diagnostics:
             + (f", {hits} from cache" if hits else "")
             + (f", {shared} shared with another request" if shared else "")
             + (f", {d['waited_ms']:.1f} ms waiting (back-off, Retry-After)" if self.waited else "")
+            + (f", {d['queued_ms']:.1f} ms queued for limits" if self.queued else "")
         ]
         for c in d["calls"]:
             status = c.get("status", c.get("error", "-"))
             source = "" if c["source"] == "sent" else f"  [{c['source']}{' stale' if c.get('stale') else ''}]"
             if c.get("waited_ms") is not None:
                 source += f"  [waited {c['waited_ms']:.1f} ms: {c.get('wait')}]"
+            if c.get("queued_ms") is not None:
+                source += f"  [queued {c['queued_ms']:.1f} ms for a limit]"
             lines.append(
                 f"  {c['start_ms']:8.1f} → {c['end_ms']:8.1f} ms  {c['method']:6} {status}  "
                 f"{c.get('bytes', 0):>8} B  {c['url']}{source}"

@@ -25,6 +25,8 @@ from ..http.client import HttpClient
 from ..lang import ast
 from ..lang.parser import parse
 from ..lang.walk import walk
+from ..limits.api_types import ApiTypes
+from ..limits.gate import CallLimits
 from ..oauth.manager import TokenManager
 from ..routes import Route, load_routes_dir
 from ..tables.files import CodeDirs
@@ -96,6 +98,10 @@ class Engine:
         self.responses = ResponseCache.from_config(self.config.data)
         # successive failures per table, and the back-off they call for (config ``backoff``)
         self.backoff = BackoffBoard(BackoffSettings.from_config(self.config.data))
+        # the partner APIs' limits on every call (qlgate/limits): set by whoever opens the
+        # store this process shares them through (serve, run, a worker); None: no limits
+        self.api_types = ApiTypes.from_config(self.config.data)
+        self.limits: CallLimits | None = None
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0
         self._cache_size = cache_size
@@ -234,13 +240,15 @@ class Engine:
         values_only: frozenset[str] = frozenset(),
         call_deadline: float | None = None,
         deadline: float | None = None,
+        patient: bool = False,
     ) -> Result:
         """Run a compiled script under the trust it was compiled with. ``values_only``:
         context names that are data (a request body's members), never a table.
         ``call_deadline``: the longest one upstream call may take, retries included
         (a job's calls must end in bounded time, ``jobs/zk/lease.py``). ``deadline``:
         the ``time.monotonic()`` by which the run must be done (a gateway request's);
-        no call waits for back-off or ``Retry-After`` past it."""
+        no call waits for back-off, ``Retry-After`` or a limit past it. ``patient``: a
+        job's run, whose calls wait for their API types' limits as long as it may last."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(
             self,
@@ -255,6 +263,7 @@ class Engine:
             values_only=values_only,
             call_deadline=call_deadline,
             deadline=deadline,
+            patient=patient,
         )
         try:
             value, headers = await run.execute()

@@ -57,6 +57,7 @@ class Run:
         values_only: frozenset[str] = frozenset(),
         call_deadline: float | None = None,
         deadline: float | None = None,
+        patient: bool = False,
     ):
         self.engine = engine
         self.plan = plan
@@ -94,6 +95,8 @@ class Run:
             deadline=deadline,
             counts=not self.trust.is_caller,
             unboarded=self._callers_table if self.trust.is_caller and tables.parent is not None else None,
+            limits=engine.limits,
+            patient=patient,
         )
 
     def _callers_table(self, name: str) -> bool:

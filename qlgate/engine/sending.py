@@ -1,8 +1,9 @@
 """How a run sends its upstream calls: through the engine's pooled client, with
 identical reads made once (in the run, and across runs through the engine's
 response cache and single flight, ``qlgate/cache``), every call recorded in the
-run's diagnostics (``sent``, ``cache`` or ``coalesced``), the job backend's call
-gate waited for, and an optional deadline per call. Here too a failing table's
+run's diagnostics (``sent``, ``cache`` or ``coalesced``), the API type's limits
+waited for (calls in flight, call rates: ``qlgate/limits``), a job's lease
+checked, and an optional deadline per call. Here too a failing table's
 calls wait out its back-off, and an idempotent call answered 429 or 503 with
 ``Retry-After`` waits that long and is sent once more (``backoff.py``); neither
 wait outlasts what the request may still wait (its timeout, the gateway
@@ -24,6 +25,7 @@ from ..cache.responses import CachePlan, ResponseCache
 from ..config import Secrets
 from ..errors import QlError, UpstreamTimeout, UpstreamUnavailable
 from ..http.client import HttpClient, HttpRequest, HttpResponse
+from ..limits.gate import CallLimits
 from .backoff import NO_DELAYS, BackoffBoard, Delays, failed_status, retry_after_seconds
 from .diagnostics import CallRecord, Diagnostics
 
@@ -43,6 +45,8 @@ class Sender:
         deadline: float | None = None,
         counts: bool = True,
         unboarded: Callable[[str], bool] | None = None,
+        limits: CallLimits | None = None,
+        patient: bool = False,
     ):
         self.http = http
         self.diagnostics = diagnostics
@@ -57,6 +61,8 @@ class Sender:
         self.counts = counts
         self.unboarded = unboarded  # tables the board never sees (a caller's own inline tables)
         self.deadline = deadline  # time.monotonic() by which the run's request must be answered
+        self.limits = limits  # the engine's: the API types' calls in flight and call rates
+        self.patient = patient  # a job's run: its calls wait for limits as long as the run may last
         self._inflight: dict[tuple, asyncio.Future] = {}
 
     async def send(
@@ -132,17 +138,41 @@ class Sender:
     async def _send_recorded(self, request: HttpRequest, table: str, delays: Delays = NO_DELAYS) -> HttpResponse:
         if self.upstream_check is not None:
             request.check_url = self.upstream_check
-        if self.call_gate is not None:
-            await self.call_gate(table)  # waiting for a call token is not call time
         waited = await self._back_off(request, table, delays)
-        response = await self._call(request, table, waited, "backoff" if waited else None)
+        response = await self._limited_call(request, table, waited, "backoff" if waited else None)
         after = self._retry_after(request, response)
         if after is None:
             return response
         await asyncio.sleep(after)  # the upstream asked for it: once, for an idempotent call
-        if self.call_gate is not None:
-            await self.call_gate(table)  # a second call, counted as one
-        return await self._call(request, table, after, "retry-after")
+        return await self._limited_call(request, table, after, "retry-after")  # a second call, counted
+
+    async def _limited_call(self, request: HttpRequest, table: str, waited: float, wait: str | None) -> HttpResponse:
+        """A call once its API type's limits let it through (waiting for them is not call
+        time), and — for a job's run — its worker's lease is checked, last, right before
+        it goes out (a call token may be spent only at once: a lease that must be waited
+        for makes the token late, so it goes back and is taken again)."""
+        limits, fence = self.limits, self.call_gate
+        while True:
+            ticket = None
+            if limits is not None:
+                room = None if self.patient else self._room(request)
+                ticket = await limits.acquire(table, room=room, patient=self.patient)
+            if fence is None:
+                break
+            ready = getattr(fence, "ready_now", None)
+            if ready is None:
+                await fence(table)  # a plain gate: it is the last wait
+                break
+            if ready():
+                break
+            if limits is not None:
+                limits.release(ticket)
+            await fence(table)
+        try:
+            return await self._call(request, table, waited, wait, ticket.queued if ticket is not None else None)
+        finally:
+            if limits is not None:
+                limits.release(ticket)
 
     def _room(self, request: HttpRequest) -> float:
         """Seconds a call may still wait before it is sent: no longer than its timeout
@@ -184,7 +214,9 @@ class Sender:
             return None
         return after if after <= self._room(request) else None
 
-    async def _call(self, request: HttpRequest, table: str, waited: float, wait: str | None) -> HttpResponse:
+    async def _call(
+        self, request: HttpRequest, table: str, waited: float, wait: str | None, queued: float | None = None
+    ) -> HttpResponse:
         """One call upstream, recorded, its outcome counted for the table's back-off."""
         diagnostics, board = self.diagnostics, self.backoff if self.counts else None
         started = time.perf_counter()
@@ -195,6 +227,7 @@ class Sender:
             start=started - diagnostics.started,
             waited=waited if wait is not None else None,
             wait=wait,
+            queued=queued or None,
         )
         diagnostics.calls.append(record)
         try:

@@ -267,12 +267,18 @@ def _submit(args: argparse.Namespace, backend: Any) -> int:
     variables = dict(parse_var(v) for v in args.var)
     types = args.types
     if not types and args.gateway:
-        types = None  # the gateway derives them from its own tables
-    elif not types:
+        types = None  # the gateway derives them from its own tables, and adds any named
+    elif not args.gateway:
         from ..workspace import Workspace
-        from .types import job_types
+        from .types import NoTable, job_types
 
-        types = job_types(Workspace.load(tables=args.tables, config=args.config).engine, script)
+        try:  # the partner APIs the script calls always count; types named add to them
+            derived = job_types(Workspace.load(tables=args.tables, config=args.config).engine, script)
+        except NoTable:
+            if not types:
+                raise
+            derived = []
+        types = sorted({*derived, *(types or ())})
     try:
         not_before = parse_time(args.not_before)
     except JobError as error:

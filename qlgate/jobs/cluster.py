@@ -92,3 +92,13 @@ def _seconds(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not least <= value < 86400:
         raise JobError(f"{name} must be a number of seconds{' above 0' if least else ''}, not {value!r}")
     return float(value)
+
+
+def embedded_database(settings: dict[str, Any]) -> str | None:
+    """The embedded backend's SQLite file (config ``jobs.database``, else
+    ``$QLGATE_JOBS_DATABASE``, else ``.qlgate/jobs.sqlite``); None when the setting
+    names another database (a cluster's PostgreSQL)."""
+    database = str(settings.get("database") or os.environ.get("QLGATE_JOBS_DATABASE") or DEFAULT_DATABASE)
+    if "://" in database and not database.startswith("sqlite:///"):
+        return None
+    return database.removeprefix("sqlite://")

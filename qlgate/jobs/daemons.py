@@ -101,12 +101,11 @@ def add_limiter_arguments(parser: argparse.ArgumentParser) -> None:
 def run_worker(args: argparse.Namespace) -> int:
     import asyncio
 
+    from ..limits.open import cluster_limits
     from ..loop import install
     from ..workspace import Workspace, load_config
-    from .rates import CallGate
     from .runner import EngineRunner
     from .zk.limiter import Limiter
-    from .zk.rates import ZkTokens
     from .zk.session import zk_client
     from .zk.worker import Worker
 
@@ -129,12 +128,13 @@ def run_worker(args: argparse.Namespace) -> int:
         )
     client = zk_client(args.zookeeper, timeout=args.session_timeout, retry_max_delay=settings["retryMaxDelay"])
     client.start(30)
-    gate = CallGate(ZkTokens(client, root=args.root))
-    # the worker wraps the gate in its lease: every call of a run checks it (zk/lease.py)
+    # the API types' limits hold for every call of every run, cluster-wide (qlgate/limits); the
+    # worker gives the runner a gate of its lease: every call of a run checks it (zk/lease.py)
+    cluster_limits(workspace.engine, client, root=args.root)
     archive = open_archive(cluster_database(config, args), settings)
     worker = Worker(
         client,
-        EngineRunner(workspace, gate),
+        EngineRunner(workspace),
         name=args.name,
         slots=args.slots,
         root=args.root,

@@ -7,12 +7,13 @@ backend, and an application embedding the gateway opens one as ``serve`` does.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from ..limits.open import close_limits, cluster_limits, host_limits
 from ..workspace import Workspace
 from .backend import JobBackend
+from .cluster import embedded_database
 
 if TYPE_CHECKING:
     from ..engine.engine import Engine
@@ -53,8 +54,10 @@ def _cluster_backend(
     jobs = ZkJobs(
         client, max_queue=int(settings.get("maxQueue", 100_000)), archive=archive, max_run_seconds=max_run_seconds
     )
+    cluster_limits(workspace.engine, client)  # every call of this gateway counts cluster-wide
 
     async def stop(_: Any = None) -> None:
+        await asyncio.to_thread(close_limits, workspace.engine)
         await asyncio.to_thread(jobs.close)
         await asyncio.to_thread(client.stop)
         client.close()
@@ -66,33 +69,32 @@ def _cluster_backend(
 def _embedded_backend(
     workspace: Workspace, settings: dict[str, Any], max_run_seconds: float, *, runs_jobs: bool
 ) -> tuple[JobBackend, Stop]:
-    from .cluster import DEFAULT_DATABASE
     from .local import LocalJobs
     from .model import JobError
-    from .rates import CallGate
     from .runner import EngineRunner
 
-    database = settings.get("database") or os.environ.get("QLGATE_JOBS_DATABASE") or DEFAULT_DATABASE
-    if "://" in str(database) and not str(database).startswith("sqlite:///"):
+    database = embedded_database(settings)
+    if database is None:
         from .archive_pg import mask_url
 
         raise JobError(
-            f"jobs.database is {mask_url(str(database))}: the embedded backend keeps its queue in a "
-            "SQLite file; a PostgreSQL database is for a ZooKeeper cluster (serve --zookeeper)"
+            f"jobs.database is {mask_url(str(settings.get('database')))}: the embedded backend keeps its queue "
+            "in a SQLite file; a PostgreSQL database is for a ZooKeeper cluster (serve --zookeeper)"
         )
-    database = str(database).removeprefix("sqlite://")
     local = LocalJobs(
         database,
         slots=int(settings.get("slots", 4)),
         max_queue=int(settings.get("maxQueue", 100_000)),
         max_run_seconds=max_run_seconds,
     )
-    local.runner = EngineRunner(workspace, CallGate(local.tokens))
+    host_limits(workspace.engine, database)  # every call of this gateway counts, per host
+    local.runner = EngineRunner(workspace)
     if runs_jobs:
         local.start(asyncio.get_running_loop())
 
     async def stop(_: Any = None) -> None:
         await local.stop()
+        await asyncio.to_thread(close_limits, workspace.engine)
         local.close()
 
     return local, stop

@@ -45,7 +45,7 @@ from .model import (
     new_job,
     oversized_result,
 )
-from .rates import MemoryTokens, Rate
+from .rates import Rate
 from .runner import run_with_deadline
 from .sqlite import job_filter
 from .types import check_type
@@ -78,9 +78,6 @@ class LocalJobs(LocalStore):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self.started_at: float | None = None
-        self.tokens = MemoryTokens()  # call-rate budgets; the runner's CallGate spends them
-        for job_type, calls, per, zone in self._db.execute("select type, calls, per, time_zone from rates"):
-            self.tokens.rates[job_type] = Rate(calls, per, zone)
 
     # ------------------------------------------------------------------ life
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> LocalJobs:
@@ -231,7 +228,6 @@ class LocalJobs(LocalStore):
         with self._lock:
             if rate is None:
                 self._db.execute("delete from rates where type = ?", (job_type,))
-                self.tokens.rates.pop(job_type, None)
             else:
                 self._db.execute(
                     "insert into rates (type, calls, per, time_zone) values (?, ?, ?, ?) "
@@ -239,10 +235,12 @@ class LocalJobs(LocalStore):
                     "time_zone = excluded.time_zone",
                     (job_type, rate.calls, rate.per, rate.time_zone),
                 )
-                self.tokens.rates[job_type] = rate
 
     def rates(self) -> dict[str, Rate]:
-        return dict(self.tokens.rates)
+        """The rates set, as every process of the host spends them (``qlgate/limits``)."""
+        with self._lock:
+            rows = self._db.execute("select type, calls, per, time_zone from rates order by type").fetchall()
+        return {job_type: Rate(calls, per, zone) for job_type, calls, per, zone in rows}
 
     def limits(self) -> dict[str, dict[str, Any]]:
         with self._lock:

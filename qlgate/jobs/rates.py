@@ -65,9 +65,27 @@ from .slots import GRACE_NS, SECOND_NS, Slots, lease_size, reserve, spacing_ns
 
 # the rate itself (a value, parsed from configs and HTTP bodies) lives in rates_model.py;
 # importers of Rate and day_before from here keep working
-__all__ = ["MAX_CALLS", "PERIODS", "CallGate", "MemoryTokens", "Rate", "TokenStore", "day_before", "time_zone"]
+__all__ = [
+    "MAX_CALLS",
+    "PERIODS",
+    "CallGate",
+    "MemoryTokens",
+    "QuotaSpent",
+    "Rate",
+    "TokenStore",
+    "day_before",
+    "time_zone",
+]
 
 log = logging.getLogger("qlgate.jobs.rates")
+
+
+class QuotaSpent(Exception):
+    """A daily quota spent for today: no token until ``retry_after`` seconds from now."""
+
+    def __init__(self, job_type: str, rate: Rate, retry_after: float):
+        super().__init__(f"{job_type}: its quota of {rate} is spent for today")
+        self.job_type, self.rate, self.retry_after = job_type, rate, retry_after
 
 
 class TokenStore(Protocol):
@@ -122,9 +140,15 @@ class CallGate:
         self._recent: dict[str, deque[int]] = {}  # type → when its calls of the last second went
         self._leasing: dict[str, asyncio.Future] = {}  # type → the lease being taken for it
         self._unusable: dict[str, int] = {}  # type → leases in a row that could not be spent
+        self._spent_on: dict[str, tuple[str, float]] = {}  # type → (day, when) a lease found it spent
 
     async def __call__(self, table: str) -> None:
-        job_type = type_of_table(table)
+        await self.acquire(type_of_table(table))
+
+    async def acquire(self, job_type: str, *, patient: bool = True) -> None:
+        """A token of ``job_type`` (an API type). ``patient``: a spent daily quota is
+        waited out (a job may wait for midnight); otherwise ``QuotaSpent`` says at once
+        when the next day begins (an interactive call would only wait to fail)."""
         counted = False
         try:
             while True:
@@ -134,6 +158,12 @@ class CallGate:
                 if rate.per == "day":
                     if self._take_day(job_type, rate.window(self.clock())):
                         return
+                    if self._spent(job_type, rate):  # until midnight, or until the quota is raised
+                        now = self.clock()
+                        if not patient:
+                            raise QuotaSpent(job_type, rate, rate.window_end(now) - now)
+                        await asyncio.sleep(min(RECHECK_S, max(0.0, rate.window_end(now) - now)) + 0.001)
+                        continue
                 else:
                     held = self._take_slot(job_type)
                     if held is not None:
@@ -149,6 +179,13 @@ class CallGate:
         finally:
             if counted:
                 self._count(job_type, -1)
+
+    def _spent(self, job_type: str, rate: Rate) -> bool:
+        """Whether a daily lease of ``job_type`` found today's budget spent in the last
+        ``RECHECK_S`` (after that a caller leases again: the quota may have been raised)."""
+        with self._lock:
+            spent = self._spent_on.get(job_type)
+        return spent is not None and spent[0] == rate.window(self.clock()) and time.monotonic() - spent[1] < RECHECK_S
 
     def _count(self, job_type: str, delta: int) -> bool:
         with self._lock:
@@ -171,13 +208,17 @@ class CallGate:
         window = rate.window(now)
         count = self._size(job_type, DAY_SHARE, max(1, rate.calls // 100))
         got = await self._ask(self.store.lease, job_type, rate, window, count) if rate.calls else 0
+        with self._lock:
+            if got:
+                self._spent_on.pop(job_type, None)
+            else:
+                self._spent_on[job_type] = (window, time.monotonic())
         if got:
             with self._lock:
                 for key in [k for k in self._days if k[0] == job_type and k[1] != window]:
                     del self._days[key]  # other days' tokens are worthless
                 self._days[(job_type, window)] = self._days.get((job_type, window), 0) + got
             return
-        await asyncio.sleep(min(RECHECK_S, max(0.0, rate.window_end(now) - self.clock())) + 0.001)
 
     # ------------------------------------------------------------------ slots
     def _take_slot(self, job_type: str) -> _Held | None:

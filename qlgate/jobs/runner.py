@@ -60,7 +60,7 @@ class EngineRunner:
     ):
         self.workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
         self.engine = self.workspace.engine
-        self.gate = gate  # call-rate limits (and a worker's lease), awaited before each call
+        self.gate = gate  # a worker's lease, checked before each call (limits are the engine's)
         self.call_deadline = call_deadline  # jobs.callTimeout: no call of a run takes longer
 
     async def __call__(self, job: Job) -> Any:
@@ -82,6 +82,7 @@ class EngineRunner:
                 request_id=f"job-{job.id}-{job.run}",
                 call_gate=self.gate,
                 call_deadline=self.call_deadline,
+                patient=True,  # a job's calls wait for their API types' limits as long as the run may
             )
         except QlError as error:
             raise JobFailed(secrets.mask(str(error))) from None

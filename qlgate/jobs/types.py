@@ -5,13 +5,16 @@ does not, and lives in ``model`` (re-exported here for older imports)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..engine.engine import Compiled, Engine
 from ..errors import QlError
+from ..limits.api_types import ApiTypes
 from ..routes import tables_used
 from ..tables.model import Table
 from ..tables.registry import TableRegistry
 from ..trust import Trust, fixed_origin
-from .model import JobError, type_of_table
+from .model import JobError
 from .model import check_type as check_type  # re-exported: backends imported it from here
 
 
@@ -26,33 +29,34 @@ def job_types(engine: Engine, script: str, *, trust: Trust | None = None) -> lis
         compiled = engine.compile(script, trust=trust)
     except QlError as error:
         raise JobError(f"the script does not compile: {error}") from None
-    return types_of(compiled, engine.tables)
+    return types_of(compiled, engine.tables, engine.api_types)
 
 
-def types_of(compiled: Compiled, tables: TableRegistry) -> list[str]:
+def types_of(compiled: Compiled, tables: TableRegistry, api_types: ApiTypes | None = None) -> list[str]:
     """The partner APIs a compiled script calls; a script that touches no table has
     no type to derive. A caller's own (inline) table counts as the partner APIs whose
     tables call the same host, so that it cannot walk around their limits; its host
-    must then be written out."""
+    must then be written out. ``api_types``: the deployment's (config ``limits.types``)."""
+    type_of = (api_types or ApiTypes()).of
     inline = {t.name: t for t in compiled.inline}
     types: list[str] = []
     for name in tables_used(compiled.plan.script):
         if name in inline:
-            types.extend(_types_of_inline(inline[name], tables))
+            types.extend(_types_of_inline(inline[name], tables, type_of))
             continue
         try:
             table = tables.find(name)
         except QlError as error:  # an ambiguous suffix
             raise JobError(str(error)) from None
-        types.append(type_of_table(table.name if table is not None else name))
+        types.append(type_of(table.name if table is not None else name))
     if not types:
         raise NoTable("the script touches no table, so it has no type: name its types")
     return sorted(set(types))
 
 
-def _types_of_inline(table: Table, tables: TableRegistry) -> list[str]:
+def _types_of_inline(table: Table, tables: TableRegistry, type_of: Callable[[str], str]) -> list[str]:
     if not table.by_caller:
-        return [type_of_table(table.name)]
+        return [type_of(table.name)]
     found: set[str] = set()
     for mapping in table.mappings.values():
         origin = fixed_origin(mapping.uri.raw)
@@ -62,8 +66,8 @@ def _types_of_inline(table: Table, tables: TableRegistry) -> list[str]:
                 "must write out the host it calls"
             )
         found |= {
-            type_of_table(t.name)
+            type_of(t.name)
             for t in tables.tables()
             if any(fixed_origin(m.uri.raw) == origin for m in t.mappings.values())
         }
-    return sorted(found) or [type_of_table(table.name)]
+    return sorted(found) or [type_of(table.name)]

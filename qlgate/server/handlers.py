@@ -197,7 +197,7 @@ async def _execute(
             {"err": f"the request took longer than {policy.request_timeout_ms} ms (gateway.requestTimeoutMs)"},
             status=504,
         )
-    request[UPSTREAM_CALLS] = len(result.diagnostics.calls)
+    request[UPSTREAM_CALLS] = result.diagnostics
     value = result.value
     if diagnostics:
         value = {"result": None if value is MISSING else value, "diagnostics": result.diagnostics.to_dict()}

@@ -204,7 +204,7 @@ async def submit(request: web.Request) -> web.Response:
     try:
         # the partner APIs the script calls always count; types named by the caller add to
         # them and never replace them (else a limit of 0 could be walked around)
-        derived = types_of(compiled, workspace.engine.tables)
+        derived = types_of(compiled, workspace.engine.tables, workspace.engine.api_types)
     except NoTable as error:
         if not given:
             return _json({"err": str(error), "type": "NoTable"}, status=400)
@@ -288,7 +288,15 @@ async def cancel_job(request: web.Request) -> web.Response:
 
 @_handler
 async def get_limits(request: web.Request) -> web.Response:
-    return _json(await _call(request, request.app[JOBS].limits))
+    """Every API type's live usage, jobs and calls together: its limit, the jobs of the
+    type running and waiting, the calls in flight (every process sharing the limits
+    store, and this one), its rate and what is left of today's quota."""
+    jobs = await _call(request, request.app[JOBS].limits)
+    limits = request.app[WORKSPACE].engine.limits
+    calls = await asyncio.to_thread(limits.usage) if limits is not None else {}
+    for api_type, usage in calls.items():
+        jobs.setdefault(api_type, {"limit": None, "running": 0, "waiting": 0})["calls"] = usage
+    return _json(dict(sorted(jobs.items())))
 
 
 @_handler

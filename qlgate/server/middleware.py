@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from ..engine.diagnostics import Diagnostics
 from ..engine.engine import new_request_id
 from ..errors import QlError
 from . import pages
@@ -28,7 +29,8 @@ GATEKEEPER = web.AppKey("gatekeeper", Gatekeeper)
 POLICY = web.AppKey("policy", GatewayPolicy)
 REQUEST_ID = web.RequestKey("request_id", str)
 PRINCIPAL = web.RequestKey("principal", Principal)
-UPSTREAM_CALLS = web.RequestKey("upstream_calls", int)
+# the run of a script or route: its calls, counted in the access log (upstream_calls, cache_hits…)
+UPSTREAM_CALLS = web.RequestKey("upstream_calls", Diagnostics)
 WRITES = web.RequestKey("writes", bool)  # the script run wrote to a table: never JSONP
 DESCRIBES = web.RequestKey("describes", bool)  # a describe endpoint's answer: may become an HTML page
 
@@ -75,7 +77,7 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
                 "request_id": request[REQUEST_ID],
                 "remote": request.remote,
                 "key": principal.name if principal is not None else None,
-                "upstream_calls": request.get(UPSTREAM_CALLS, 0),
+                **_upstream(request.get(UPSTREAM_CALLS)),
             }
         )
         if writer is not None:
@@ -83,6 +85,26 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
         else:
             access_log.info(line)
     return response
+
+
+def _upstream(diagnostics: Diagnostics | None) -> dict[str, Any]:
+    """The access log's account of a run's calls: ``upstream_calls`` sent upstream (not
+    answered from the cache, not shared with another request's identical call in flight:
+    ``cache_hits``, ``shared``), and the milliseconds calls waited before they were sent
+    (back-off, ``Retry-After``) and queued for their API type's limits, when there were any."""
+    if diagnostics is None:
+        return {"upstream_calls": 0, "cache_hits": 0, "shared": 0}
+    fields: dict[str, Any] = {
+        "upstream_calls": diagnostics.sent,
+        "cache_hits": diagnostics.cache_hits,
+        "shared": diagnostics.shared,
+    }
+    waited, queued = diagnostics.waited, getattr(diagnostics, "queued", 0.0)
+    if waited:
+        fields["waited_ms"] = round(waited * 1000, 2)
+    if queued:
+        fields["queued_ms"] = round(queued * 1000, 2)
+    return fields
 
 
 _stamp: list = [0, ""]  # the second last formatted, and its text: one strftime a second

@@ -230,6 +230,12 @@ def test_the_command_line_submits_waits_and_reads_results(workers, jobs, setup, 
     listed = json.loads(qlgate("list", "--state", "queued", "--json").stdout)
     assert [j["id"] for j in listed] == [later_id]
     assert "cancelled" in qlgate("cancel", str(later_id)).stdout
+    # a type named with --type adds to those of the tables the script calls, never replaces them
+    extra = qlgate("submit", str(script), "--type", "partner.extra", "--not-before", "+1h", "--json")
+    extra_id = json.loads(extra.stdout)["id"]
+    (queued,) = json.loads(qlgate("list", "--state", "queued", "--json").stdout)
+    assert queued["id"] == extra_id and queued["types"] == ["partner.c", "partner.extra"]
+    assert "cancelled" in qlgate("cancel", str(extra_id)).stdout
     missing = qlgate("status", "999999")
     assert missing.returncode == 1 and json.loads(missing.stderr.strip().splitlines()[-1])["status"] == 404
     bad = qlgate("submit", str(script), "--type", "t", "--not-before", "tomorrow-ish")

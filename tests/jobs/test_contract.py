@@ -23,15 +23,15 @@ from qlgate.engine.engine import Engine
 from qlgate.jobs.backend import JobBackend, JobClient
 from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.model import JobError, JobNotFound, QueueFull
-from qlgate.jobs.rates import CallGate, Rate
+from qlgate.jobs.rates import Rate
 from qlgate.jobs.rest_client import GatewayJobs
 from qlgate.jobs.runner import EngineRunner
 from qlgate.jobs.types import job_types
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
-from qlgate.jobs.zk.rates import ZkTokens
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
+from qlgate.limits.open import cluster_limits, host_limits
 from tests.jobs.observer import TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +89,8 @@ class ZooKeeperCluster:
             self.limiters.append(Limiter(self.session(), name=f"l{i}").start())
             engine = Engine(tables=self.tables, config={"base": self.base})
             session = self.session()
-            runner = EngineRunner(engine, CallGate(ZkTokens(session)))
+            cluster_limits(engine, session)  # every call of a run counts, cluster-wide
+            runner = EngineRunner(engine)
             self.workers.append(Worker(session, runner, name=f"w{i}", slots=slots).start())
 
     def close(self) -> None:
@@ -112,7 +113,8 @@ class EmbeddedBackend:
         self.engine = Engine(tables=tables, config={"base": base})
         self.path = path
         self.jobs = LocalJobs(path)
-        self.jobs.runner = EngineRunner(self.engine, CallGate(self.jobs.tokens))
+        host_limits(self.engine, path)  # every call of a run counts, on this host
+        self.jobs.runner = EngineRunner(self.engine)
 
     def run(self, workers: int = 1, slots: int = 4) -> None:
         self.jobs.slots = workers * slots

@@ -1,13 +1,17 @@
 """Gateway limits, each with a safe default: body size, script length, total
 time, and which upstreams ad-hoc scripts may reach (no SSRF)."""
 
+import asyncio
+import json
 import logging
 
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 
+from qlgate.engine.diagnostics import CallRecord, Diagnostics
 from qlgate.server.app import build_app
+from qlgate.server.middleware import _upstream
 from qlgate.trust import HostAllowList, UpstreamNotAllowed
 
 TABLES = {"items.ql": "create table items on select get from '{config.base}/items?q={q}'"}
@@ -84,6 +88,60 @@ async def test_every_response_has_a_request_id_and_an_access_log_line(upstream, 
     assert upstream.requests[0].headers["request-id"] == "abc-123"
     line = next(r.getMessage() for r in caplog.records if '"path": "/q"' in r.getMessage())
     assert '"request_id": "abc-123"' in line and '"upstream_calls": 1' in line and '"status": 200' in line
+    assert '"cache_hits": 0' in line and '"shared": 0' in line and "waited_ms" not in line
+
+
+def access_lines(caplog, path: str = "/q") -> list[dict]:
+    lines = [json.loads(r.getMessage()) for r in caplog.records if r.name == "qlgate.access"]
+    return [line for line in lines if line["path"] == path]
+
+
+async def test_the_access_log_counts_calls_sent_upstream_not_cache_hits(upstream, gateway, caplog):
+    upstream.reply("GET", "/items", json_body=[1])
+    caplog.set_level(logging.INFO, logger="qlgate.access")
+    script = 'return select * from items where q = "cached" expires 60'
+    async with await gateway() as client:
+        for _ in range(2):
+            async with client.get("/q", params={"s": script}) as resp:
+                assert resp.status == 200 and await resp.json() == [1]
+    assert upstream.paths() == ["/items"]
+    first, second = access_lines(caplog)
+    assert (first["upstream_calls"], first["cache_hits"], first["shared"]) == (1, 0, 0)
+    assert (second["upstream_calls"], second["cache_hits"], second["shared"]) == (0, 1, 0)
+    assert not {"waited_ms", "queued_ms"} & (first.keys() | second.keys())
+
+
+async def test_the_access_log_counts_a_call_shared_with_another_request(upstream, gateway, caplog):
+    upstream.reply("GET", "/items", json_body=[2], delay=0.3)
+    caplog.set_level(logging.INFO, logger="qlgate.access")
+    script = 'return select * from items where q = "together"'
+    async with await gateway() as client:
+
+        async def one() -> None:
+            async with client.get("/q", params={"s": script}) as resp:
+                assert resp.status == 200 and await resp.json() == [2]
+
+        await asyncio.gather(one(), one())
+    assert upstream.paths() == ["/items"]
+    counts = sorted((line["upstream_calls"], line["shared"], line["cache_hits"]) for line in access_lines(caplog))
+    assert counts == [(0, 1, 0), (1, 0, 0)]
+
+
+def test_the_access_log_has_waits_only_when_calls_waited():
+    diagnostics = Diagnostics()
+    assert _upstream(None) == {"upstream_calls": 0, "cache_hits": 0, "shared": 0}
+    assert _upstream(diagnostics) == {"upstream_calls": 0, "cache_hits": 0, "shared": 0}
+    diagnostics.calls += [
+        CallRecord("t", "GET", "http://x/1", 0.0, 0.1, waited=0.25, wait="backoff"),
+        CallRecord("t", "GET", "http://x/2", 0.0, 0.1, source="cache"),
+        CallRecord("t", "GET", "http://x/3", 0.0, 0.1, source="coalesced"),
+    ]
+    if hasattr(CallRecord, "queued"):  # time queued for an API type's limits
+        diagnostics.calls[0].queued = 0.0125
+    fields = _upstream(diagnostics)
+    assert fields["upstream_calls"] == 1 and fields["cache_hits"] == 1 and fields["shared"] == 1
+    assert fields["waited_ms"] == 250.0
+    assert fields.get("queued_ms", 12.5) == 12.5
 
 
 def test_the_allow_list_judges_origins_not_whole_urls():

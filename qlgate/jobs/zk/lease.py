@@ -275,6 +275,10 @@ class FencedGate:
             # token's time slot may have closed meanwhile, so the call takes a fresh one
             await self.lease.usable()
 
+    def ready_now(self) -> bool:
+        """Whether a call may go out at once, with no wait for the lease."""
+        return self.lease.ready_now()
+
     def give_back(self) -> None:
         give_back = getattr(self.inner, "give_back", None)
         if give_back is not None:

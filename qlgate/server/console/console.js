@@ -63,8 +63,10 @@ async function show(response, started) {
   const diagnostics = body && typeof body === "object" ? body.diagnostics : undefined;
   if (response.ok) {
     renderTree(result, diagnostics ? body.result : body);
-    const calls = diagnostics ? diagnostics.calls.length : 0;
-    setStatus(`${response.status} OK · ${calls} upstream call${calls === 1 ? "" : "s"} · ${elapsed.toFixed(0)} ms`, "ok");
+    const calls = diagnostics ? (diagnostics.sent ?? diagnostics.calls.length) : 0;
+    const reused = diagnostics ? (diagnostics.cache_hits || 0) + (diagnostics.shared || 0) : 0;
+    setStatus(`${response.status} OK · ${calls} upstream call${calls === 1 ? "" : "s"}` +
+      (reused ? ` · ${reused} answered without one` : "") + ` · ${elapsed.toFixed(0)} ms`, "ok");
   } else {
     const message = describeError(body, response.status);
     const box = Object.assign(document.createElement("div"), {className: "error", textContent: message});

@@ -1,62 +1,165 @@
 // The upstream calls of one run on a shared time axis: overlapping bars ran in parallel.
+// A bar's colour says where its answer came from (sent upstream, the response cache — hatched
+// when stale — or shared with an identical call of another request in flight); time a call
+// waited before it was sent (back-off, Retry-After, queueing for its API type's limits) is a
+// segment of its own just before the bar, not call time.
+
+const SOURCES = {
+  sent: {label: "sent", title: "sent upstream"},
+  cache: {label: "cache", title: "answered from the response cache"},
+  stale: {label: "stale cache", title: "answered from the response cache, past its freshness (renewed in the background)"},
+  coalesced: {label: "shared", title: "shared the identical call of another request in flight"},
+  failed: {label: "failed", title: "failed"},
+};
+
+const WAITS = {
+  backoff: {label: "back-off / Retry-After", title: (t) => `waited ${t} before sending: back-off (its table was failing)`},
+  "retry-after": {label: "back-off / Retry-After", title: (t) => `waited ${t} before sending again: the upstream's Retry-After`},
+  queued: {label: "queued for limits", title: (t) => `queued ${t} for its API type's limits (call rate, calls in flight)`},
+};
 
 function ms(value) {
   return value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`;
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function sourceOf(call) {
+  if (call.source === "cache") return call.stale ? "stale" : "cache";
+  return call.source === "coalesced" ? "coalesced" : "sent";
+}
+
+function isFailed(call) {
+  return Boolean(call.error) || (call.status ?? 0) >= 400;
+}
+
+// What waited before the call went out, earliest first, each {kind, ms}: a Retry-After
+// wait comes before the call queues again for its limits; queueing comes before a back-off.
+function waitsOf(call) {
+  const waited = call.waited_ms > 0 ? {kind: call.wait === "retry-after" ? "retry-after" : "backoff", ms: call.waited_ms} : null;
+  const queued = call.queued_ms > 0 ? {kind: "queued", ms: call.queued_ms} : null;
+  const order = call.wait === "retry-after" ? [waited, queued] : [queued, waited];
+  return order.filter(Boolean);
+}
+
+function summaryText(diagnostics, calls) {
+  const count = (kind) => calls.filter((c) => sourceOf(c) === kind).length;
+  const sent = diagnostics.sent ?? count("sent");
+  const cached = diagnostics.cache_hits ?? count("cache") + count("stale");
+  const shared = diagnostics.shared ?? count("coalesced");
+  const stale = count("stale");
+  const waited = diagnostics.waited_ms ?? calls.reduce((t, c) => t + (c.waited_ms || 0), 0);
+  const queued = diagnostics.queued_ms ?? calls.reduce((t, c) => t + (c.queued_ms || 0), 0);
+  const parts = [
+    `${sent} sent upstream`,
+    cached ? `${cached} from cache${stale ? ` (${stale} stale)` : ""}` : "",
+    shared ? `${shared} shared with another request` : "",
+    diagnostics.coalesced ? `${diagnostics.coalesced} coalesced` : "",
+    `script ${ms(diagnostics.total_ms)}`,
+    `sum of calls ${ms(diagnostics.calls_ms)}`,
+    `parallelism ×${diagnostics.parallelism}`,
+    waited ? `waited ${ms(waited)} (back-off, Retry-After)` : "",
+    queued ? `queued ${ms(queued)} for limits` : "",
+  ];
+  return parts.filter(Boolean).join(" · ");
+}
+
+function legendOf(calls) {
+  const kinds = new Set(calls.map((c) => (isFailed(c) ? "failed" : sourceOf(c))));
+  const waits = new Set(calls.flatMap((c) => waitsOf(c).map((w) => (w.kind === "queued" ? "queued" : "backoff"))));
+  const legend = el("ul", "wf-legend");
+  legend.setAttribute("aria-label", "Legend");
+  for (const kind of Object.keys(SOURCES).filter((k) => kinds.has(k))) {
+    legend.append(legendItem(`wf-${kind}`, SOURCES[kind].label, SOURCES[kind].title));
+  }
+  for (const kind of ["backoff", "queued"].filter((k) => waits.has(k))) {
+    legend.append(legendItem(`wf-wait-${kind}`, WAITS[kind].label, WAITS[kind].label));
+  }
+  return legend;
+}
+
+function legendItem(swatchClass, label, title) {
+  const item = el("li", "", "");
+  item.title = title;
+  item.append(el("span", `wf-swatch ${swatchClass}`), label);
+  return item;
+}
+
+function axisOf(span) {
+  const axis = el("div", "wf-axis");
+  for (const f of [0, 0.25, 0.5, 0.75, 1]) {
+    const tick = el("span", f === 0.25 || f === 0.75 ? "wf-minor" : "", ms(f * span));
+    tick.style.left = `${f * 100}%`;
+    axis.append(tick);
+  }
+  return axis;
+}
+
+function place(node, from, length, span) {
+  node.style.left = `${(Math.max(from, 0) / span) * 100}%`;
+  node.style.width = `${Math.max((length / span) * 100, 0.4)}%`;
+}
+
+function waitSegments(call, span) {
+  const waits = waitsOf(call);
+  let at = call.start_ms - waits.reduce((t, w) => t + w.ms, 0);
+  return waits.map((w) => {
+    const segment = el("div", `wf-wait wf-wait-${w.kind === "queued" ? "queued" : "backoff"}`);
+    segment.dataset.wait = w.kind;
+    segment.title = WAITS[w.kind].title(ms(w.ms));
+    place(segment, at, w.ms, span);
+    at += w.ms;
+    return segment;
+  });
+}
+
+function barOf(call, span) {
+  const source = sourceOf(call);
+  const failed = isFailed(call);
+  const bar = el("div", `wf-bar wf-${source}${failed ? " wf-failed" : ""}`);
+  bar.dataset.source = source;
+  place(bar, call.start_ms, call.duration_ms, span);
+  bar.title = `${call.method} ${call.url}\n${call.status ?? call.error} · ${SOURCES[source].title}\n` +
+    `${ms(call.start_ms)} → ${ms(call.end_ms)} (${ms(call.duration_ms)}), ${call.bytes ?? 0} bytes` +
+    waitsOf(call).map((w) => `\n${WAITS[w.kind].title(ms(w.ms))}`).join("");
+  const time = el("span", call.end_ms / span > 0.8 ? "wf-time wf-time-before" : "wf-time", ms(call.duration_ms));
+  bar.append(time);
+  return bar;
+}
+
+function callRow(call, span) {
+  const failed = isFailed(call);
+  const label = el("span", "wf-label", `${call.table.split(".").slice(-2).join(".")} ${call.status ?? "✕"}`);
+  label.title = `${call.method} ${call.table} · ${SOURCES[sourceOf(call)].title}`;
+  const track = el("div", "wf-track");
+  track.append(...waitSegments(call, span), barOf(call, span));
+  const row = rowOf(label, track);
+  row.classList.add("wf-call", `wf-src-${sourceOf(call)}`);
+  if (failed) row.classList.add("failed");
+  return row;
 }
 
 export function renderWaterfall(container, diagnostics) {
   container.replaceChildren();
   if (!diagnostics) return;
   const calls = [...(diagnostics.calls || [])].sort((a, b) => a.start_ms - b.start_ms);
-  const summary = document.createElement("p");
-  summary.className = "wf-summary";
-  summary.textContent = `${calls.length} upstream call${calls.length === 1 ? "" : "s"} · script ${ms(diagnostics.total_ms)}` +
-    ` · sum of calls ${ms(diagnostics.calls_ms)} · parallelism ×${diagnostics.parallelism}` +
-    (diagnostics.coalesced ? ` · ${diagnostics.coalesced} coalesced` : "");
-  container.append(summary);
+  container.append(el("p", "wf-summary", summaryText(diagnostics, calls)));
   if (!calls.length) return;
+  container.append(legendOf(calls));
   const span = Math.max(diagnostics.total_ms, ...calls.map((c) => c.end_ms), 0.001);
-  const axis = document.createElement("div");
-  axis.className = "wf-axis";
-  for (const f of [0, 0.25, 0.5, 0.75, 1]) {
-    const tick = document.createElement("span");
-    tick.style.left = `${f * 100}%`;
-    tick.textContent = ms(f * span);
-    axis.append(tick);
-  }
-  const rows = document.createElement("div");
-  rows.className = "wf-rows";
-  rows.append(rowOf(document.createElement("span"), axis));
-  for (const call of calls) {
-    const failed = Boolean(call.error) || (call.status ?? 0) >= 400;
-    const label = document.createElement("span");
-    label.className = "wf-label";
-    label.textContent = `${call.table.split(".").slice(-2).join(".")} ${call.status ?? "✕"}`;
-    label.title = `${call.method} ${call.table}`;
-    const track = document.createElement("div");
-    track.className = "wf-track";
-    const bar = document.createElement("div");
-    bar.className = failed ? "wf-bar wf-failed" : "wf-bar";
-    bar.style.left = `${(call.start_ms / span) * 100}%`;
-    bar.style.width = `${Math.max((call.duration_ms / span) * 100, 0.4)}%`;
-    bar.title = `${call.method} ${call.url}\n${call.status ?? call.error}\n` +
-      `${ms(call.start_ms)} → ${ms(call.end_ms)} (${ms(call.duration_ms)}), ${call.bytes ?? 0} bytes`;
-    const time = document.createElement("span");
-    time.className = call.end_ms / span > 0.8 ? "wf-time wf-time-before" : "wf-time";
-    time.textContent = ms(call.duration_ms);
-    bar.append(time);
-    track.append(bar);
-    const row = rowOf(label, track);
-    row.classList.add("wf-call");
-    if (failed) row.classList.add("failed");
-    rows.append(row);
-  }
+  const rows = el("div", "wf-rows");
+  rows.append(rowOf(el("span"), axisOf(span)));
+  for (const call of calls) rows.append(callRow(call, span));
   container.append(rows);
 }
 
 function rowOf(label, track) {
-  const row = document.createElement("div");
-  row.className = "wf-row";
+  const row = el("div", "wf-row");
   row.append(label, track);
   return row;
 }

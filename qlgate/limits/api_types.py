@@ -1,0 +1,53 @@
+"""Which partner API a table's calls count against — its *API type*, the name
+limits and call rates are set for (``ebay.trading``, ``ebay.browse``).
+
+Declared once per deployment in config ``limits.types``: table-name prefixes
+to type names, the longest matching prefix winning::
+
+    "limits": {"types": {"ebay.buy.browse": "ebay.browse", "ebay.sell": "ebay.sell"}}
+
+A table no prefix matches counts against its name without the last part
+(``ebay.trading.AddToWatchList`` → ``ebay.trading``), as jobs always did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+from ..errors import ConfigError
+from ..jobs.model import JobError, check_type, type_of_table
+
+
+class ApiTypes:
+    def __init__(self, prefixes: Mapping[str, str] | None = None):
+        self.prefixes = dict(prefixes or {})
+        for prefix, api_type in self.prefixes.items():
+            if not isinstance(api_type, str) or not isinstance(prefix, str) or not prefix:
+                raise ConfigError(f"limits.types maps table-name prefixes to type names, not {prefix!r}: {api_type!r}")
+            try:
+                check_type(api_type)
+            except JobError as error:
+                raise ConfigError(f"config limits.types.{prefix}: {error}") from None
+        # longest first: "ebay.buy.browse" before "ebay.buy"
+        self._ordered = sorted(self.prefixes.items(), key=lambda item: -len(item[0]))
+        self.of = lru_cache(maxsize=4096)(self._of)
+
+    @classmethod
+    def from_config(cls, data: Mapping) -> ApiTypes:
+        limits = data.get("limits")
+        limits = {} if limits is None else limits
+        if not isinstance(limits, Mapping):
+            raise ConfigError(f"config limits must be an object, not {type(limits).__name__}")
+        types = limits.get("types")
+        types = {} if types is None else types
+        if not isinstance(types, Mapping):
+            raise ConfigError(f"config limits.types must be an object, not {type(types).__name__}")
+        return cls(types)
+
+    def _of(self, table: str) -> str:
+        """The API type of the table named ``table``."""
+        for prefix, api_type in self._ordered:
+            if table == prefix or table.startswith(prefix + "."):
+                return api_type
+        return type_of_table(table)

@@ -1,0 +1,25 @@
+"""The one error a limit raises: a call that could not get through its API
+type's limits in the time its request had left."""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import QlError
+
+
+class LimitExceeded(QlError):
+    """HTTP 429: the call would exceed its API type's limit (calls in flight, a
+    per-second rate, a daily quota) for longer than its request may wait. The
+    gateway answers with ``Retry-After``; details name the ``api`` type, which
+    ``limit`` it was, and ``retry_after`` (whole seconds)."""
+
+    status = 429
+
+    def __init__(self, message: str, *, api: str, limit: str, retry_after: float, table: str | None = None):
+        seconds = max(1, math.ceil(retry_after))
+        super().__init__(f"{message}; retry in {seconds} s", status=429)
+        self.retry_after = seconds
+        self.details.update({"api": api, "limit": limit, "retry_after": seconds})
+        if table is not None:
+            self.details["table"] = table
