@@ -18,22 +18,20 @@ Every error a script, a table or the deployment can cause is a ``QlError``,
 with the HTTP ``status`` the gateway would answer and a message; a failed run's
 ``diagnostics`` and ``warnings`` ride on the error.
 
-Exported eagerly, not on first use: ``import qlgate`` costs the engine's imports
-(aiohttp, lark) once, and in exchange every name here is a plain attribute that
-type checkers, IDEs and ``help(qlgate)`` see without special cases.
+The errors, ``MISSING`` and ``__version__`` are imported with the package; the
+engine's names (``Engine``, ``Result``, ``RequestInfo``, ``Diagnostics``,
+``CallRecord``) on first use (PEP 562), so ``qlgate run -e`` — which starts by
+importing this package — does not pay for the engine, aiohttp and lark before it
+knows it needs them. Type checkers and IDEs see them through the
+``TYPE_CHECKING`` imports below; ``dir(qlgate)`` lists them.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
-from .engine.context import RequestInfo
-from .engine.diagnostics import CallRecord, Diagnostics
-from .engine.engine import Engine, Result
 from .errors import (
     AmbiguousTable,
     AuthRejected,
@@ -60,7 +58,36 @@ from .errors import (
     UpstreamUnavailable,
 )
 from .values import MISSING
-from .workspace import Workspace as _Workspace
+
+if TYPE_CHECKING:
+    from .engine.context import RequestInfo
+    from .engine.diagnostics import CallRecord, Diagnostics
+    from .engine.engine import Engine, Result
+
+# the engine's names, imported on first use: name → module
+_LAZY = {
+    "CallRecord": "qlgate.engine.diagnostics",
+    "Diagnostics": "qlgate.engine.diagnostics",
+    "Engine": "qlgate.engine.engine",
+    "RequestInfo": "qlgate.engine.context",
+    "Result": "qlgate.engine.engine",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'qlgate' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "MISSING",
@@ -115,6 +142,8 @@ def run(script: str, /, **vars: Any) -> Any:
     ``await asyncio.to_thread(qlgate.run, script, ...)`` or use ``Engine``.
     Failures raise ``QlError``.
     """
+    import asyncio
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -130,7 +159,11 @@ def run(script: str, /, **vars: Any) -> Any:
 
 
 async def _run(script: str, context: dict[str, Any]) -> Any:
-    async with await _Workspace.open() as workspace:
+    from pathlib import Path
+
+    from .workspace import Workspace
+
+    async with await Workspace.open(lazy=True) as workspace:
         for problem in workspace.problems:
             _log.warning("%s", problem)
         result = await workspace.engine.execute(script, context=context, base_dir=Path.cwd(), origin="<qlgate.run>")

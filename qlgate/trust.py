@@ -358,6 +358,11 @@ def fixed_origin(uri: str) -> str | None:
         return None
 
 
+def url_origin(url: str) -> str | None:
+    """``host:port`` of a URL, as ``fixed_origin`` writes a table's (None: no host)."""
+    return fixed_origin(url.replace("{", "%7B"))
+
+
 def _covered(key: str, public: tuple[str, ...]) -> bool:
     """Is the dotted ``key`` one of ``public`` or inside one."""
     return any(key == p or key.startswith(p + ".") for p in public)

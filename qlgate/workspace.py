@@ -16,7 +16,6 @@ engine of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from .trust import CALLER, DEPLOYER, Trust
 if TYPE_CHECKING:  # the engine is imported when a workspace opens: the CLI starts without it
     from .engine.engine import Engine
     from .sandbox.app import RunningSandbox
+    from .sandbox.lazy import LazyEmulator
 
 DEFAULT_CONFIG = "config/dev.json"
 
@@ -52,14 +52,31 @@ def load_config(given: str | Path | Config | dict | None) -> Config:
     return Config.load(default_config(given))
 
 
-@dataclass
 class Workspace:
-    engine: Engine
-    callers: Trust  # what caller input runs under
-    emulator: RunningSandbox | None = None  # started for this workspace, stopped with it
+    def __init__(
+        self, engine: Engine, callers: Trust | None = None, emulator: RunningSandbox | LazyEmulator | None = None
+    ):
+        """``callers``: what caller input runs under; None: worked out from the config and
+        the tables on first use (the config's policy is checked now)."""
+        self.engine = engine
+        self.emulator = emulator  # started for this workspace, stopped with it
+        self._callers = callers
+        self._callers_without_console: Trust | None = None
+        if callers is None:
+            Trust.for_callers(engine.config.data, ())  # a bad policy fails now, not at first use
 
-    def __post_init__(self) -> None:
-        self.callers_without_console = self.callers.without_introspection()
+    @property
+    def callers(self) -> Trust:
+        """What caller input runs under (allowed hosts: by default, those the tables call)."""
+        if self._callers is None:
+            self._callers = Trust.for_callers(self.engine.config.data, self.engine.tables.tables())
+        return self._callers
+
+    @property
+    def callers_without_console(self) -> Trust:
+        if self._callers_without_console is None:
+            self._callers_without_console = self.callers.without_introspection()
+        return self._callers_without_console
 
     @classmethod
     async def open(
@@ -69,10 +86,13 @@ class Workspace:
         routes: str | Path | None = None,
         config: str | Path | Config | dict | None = None,
         emulator: bool = True,
+        lazy: bool = False,
     ) -> Workspace:
         """Find the trees and the config (defaults: ``./tables``, ``./routes``,
         ``config/dev.json``), start the emulator if the config asks for it (and
-        ``emulator`` allows), and open the engine."""
+        ``emulator`` allows), and open the engine. ``lazy`` (``qlgate run``, one script):
+        tables are compiled when the script names them (through the table index) and
+        the emulator is built when something first calls it."""
         from .engine.engine import Engine
 
         loaded = load_config(config)
@@ -80,10 +100,15 @@ class Workspace:
         if emulator:
             from .sandbox.auto import start_if_wanted
 
-            loaded, sandbox = await start_if_wanted(loaded)
+            loaded, sandbox = await start_if_wanted(loaded, lazily=lazy)
         try:
             return cls.of(
-                Engine(tables=default_dir(tables, "tables"), routes=default_dir(routes, "routes"), config=loaded),
+                Engine(
+                    tables=default_dir(tables, "tables"),
+                    routes=default_dir(routes, "routes"),
+                    config=loaded,
+                    lazy_tables=lazy,
+                ),
                 emulator=sandbox,
             )
         except BaseException:
@@ -110,8 +135,10 @@ class Workspace:
         )
 
     @classmethod
-    def of(cls, engine: Engine, *, emulator: RunningSandbox | None = None) -> Workspace:
+    def of(cls, engine: Engine, *, emulator: RunningSandbox | LazyEmulator | None = None) -> Workspace:
         """A workspace around an engine already open (tests, embedding applications)."""
+        if engine.tables.lazy:  # the caller policy's hosts would compile every table: on first use
+            return cls(engine, None, emulator)
         return cls(engine, Trust.for_callers(engine.config.data, engine.tables.tables()), emulator)
 
     @property

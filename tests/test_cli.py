@@ -120,3 +120,73 @@ def test_parsing_the_command_line_imports_only_the_command_modules():
     beyond = [m for m in loaded if m.startswith("qlgate") and m not in ours and not m.startswith("qlgate.commands")]
     assert not beyond
     assert not [m for m in loaded if m.split(".")[0] in ("aiohttp", "kazoo", "psycopg", "asyncio", "multiprocessing")]
+
+
+def run_with(*args: str, cwd: Path | None = None, index: bool = True, cache: Path) -> subprocess.CompletedProcess:
+    import os
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "QLGATE_TABLE_INDEX": "on" if index else "off"}
+    return subprocess.run(
+        [sys.executable, "-m", "qlgate", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_run_answers_the_same_through_the_table_index(tmp_path):
+    """``qlgate run`` compiles only the tables its script names (the table index): what
+    it prints — result, warnings, errors — is what a full load of the tree gives."""
+    tables = tmp_path / "tables"
+    (tables / "shop").mkdir(parents=True)
+    (tables / "shop" / "search.ql").write_text("create table shop.search on select get from 'http://127.0.0.1:1/s'")
+    (tables / "shop" / "other.ql").write_text("create table other.search on select get from 'http://127.0.0.1:1/o'")
+    (tables / "a_bad.ql").write_text("create table bad on select get frm 'x'")
+    (tables / "patched.ql").write_text(
+        "create table patched on select get from 'http://127.0.0.1:1/p' using patch 'gone.py'"
+    )
+    cache = tmp_path / "cache"
+    patched = "patched.ql:1:1: patch module 'gone.py' not found"
+    for script, loads_patched in [
+        ("return describe shop.search;", False),
+        ("x = select * from patched; return 1;", True),
+        ("return select * from search;", False),  # ambiguous
+        ("return select * from nosuch;", False),
+        ("return show tables;", True),
+    ]:
+        full = run_with("run", "-e", script, "--tables", str(tables), index=False, cache=cache)
+        assert patched in full.stderr
+        for _ in range(2):  # the first writes the index, the second compiles through it
+            indexed = run_with("run", "-e", script, "--tables", str(tables), cache=cache)
+            assert (indexed.returncode, indexed.stdout) == (full.returncode, full.stdout)
+            # the same warnings and error, but a table's load problem only when the script uses it
+            expected = [line for line in full.stderr.splitlines() if loads_patched or patched not in line]
+            assert indexed.stderr.splitlines() in (expected, full.stderr.splitlines())
+    assert list((cache / "qlgate" / "tables").glob("*.json"))
+    # a table's load problem is told when a script names it; a file that does not parse, always
+    quiet = run_with("run", "-e", "return 1;", "--tables", str(tables), cache=cache)
+    assert quiet.stdout.strip() == "1" and quiet.stderr.count("warning:") == 1 and "a_bad.ql" in quiet.stderr
+
+
+def test_run_of_an_emulator_table_from_the_repository_root_answers_as_before(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    script = (
+        "return select searchResult.item.title from ebay.finding.findItemsByKeywords where keywords = 'camera' limit 1;"
+    )
+    full = run_with("run", "-e", script, cwd=root, index=False, cache=tmp_path)
+    indexed = run_with("run", "-e", script, cwd=root, cache=tmp_path)
+    again = run_with("run", "-e", script, cwd=root, cache=tmp_path)
+    assert full.returncode == 0, full.stderr
+    assert json.loads(full.stdout) and full.stdout == indexed.stdout == again.stdout
+
+
+def test_run_of_a_script_that_calls_nothing_imports_no_http_stack_and_builds_no_emulator():
+    """``qlgate run -e 'return 1;'`` from the repository root (eBay emulated): aiohttp,
+    Jinja2 and the emulator are imported when a table calls for them, not before."""
+    root = Path(__file__).resolve().parents[1]
+    probe = (
+        "import sys; from qlgate.cli import main; code = main(['run', '-e', 'return 1;']); "
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr); sys.exit(code)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "1", done.stderr
+    loaded = set(done.stderr.split())
+    assert "qlgate.sandbox.lazy" in loaded  # the config asked for the emulator
+    assert not {"aiohttp", "jinja2", "qlgate.sandbox.app", "qlgate.http.client", "lxml"} & loaded

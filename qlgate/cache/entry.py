@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..http.client import HttpResponse
 from .keys import CREDENTIAL_NAME
+
+if TYPE_CHECKING:
+    from ..http.client import HttpResponse
 
 # what an entry costs beyond its bytes in this process's memory (objects, dict slots)
 ENTRY_OVERHEAD = 512
@@ -60,6 +63,8 @@ class Entry:
 
     def response(self) -> HttpResponse:
         """A fresh response for one reader (its own headers dict to change)."""
+        from ..http.client import HttpResponse  # the HTTP client is imported by the first call
+
         return HttpResponse(self.status, dict(self.headers), self.body, self.url, wire_bytes=0)
 
     def dumps(self) -> bytes:
@@ -107,6 +112,8 @@ def safe_url(url: str, mask: Callable[[str], str] | None = None) -> str:
 
 def copy_response(response: HttpResponse) -> HttpResponse:
     """Each waiter on a shared call gets its own response object."""
+    from ..http.client import HttpResponse
+
     return HttpResponse(
         response.status,
         dict(response.headers),

@@ -17,9 +17,12 @@ import hmac
 import re
 import secrets
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl
 
-from ..http.client import HttpRequest
+if TYPE_CHECKING:
+    from ..http.client import HttpRequest
+
 
 # hop-by-hop and per-connection headers (and ``proxy-*`` but Proxy-Authorization);
 # every other header a table sends (Host, User-Agent, …) may select what is answered

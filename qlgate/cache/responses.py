@@ -15,9 +15,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ..http.client import HttpResponse
 from .entry import Entry, copy_response
 from .flight import SingleFlight
 from .keys import IDEMPOTENT
@@ -25,12 +24,15 @@ from .memory import MemoryBackend
 from .redis_backend import CacheUnavailable, RedisBackend
 from .settings import CacheSettings
 
+if TYPE_CHECKING:
+    from ..http.client import HttpResponse
+
 log = logging.getLogger("qlgate.cache")
 WARN_EVERY_S = 30.0
 POLL_S = 0.02
 
 Source = Literal["sent", "cache", "stale", "coalesced"]
-Fetched = tuple[HttpResponse, Source]
+Fetched = tuple["HttpResponse", Source]
 
 
 class Backend(Protocol):
@@ -53,6 +55,9 @@ class CachePlan:
     occurrence: int = 0  # the n-th identical request of one statement (a patch's scatter): calls of its own
     # masks the config's secrets out of the URL an entry keeps (``Secrets.mask``)
     mask: Callable[[str], str] | None = field(default=None, compare=False)
+    # seconds an answer it fetches is stored for, when not ``expires``: the table's own, so that
+    # a statement's shorter ``expires`` bounds what it reads without shortening the entry for all
+    keep: int | None = None
 
 
 class ResponseCache:
@@ -131,7 +136,7 @@ class ResponseCache:
 
     async def _store(self, plan: CachePlan, response: HttpResponse) -> None:
         if 200 <= response.status <= 299:
-            ttl = plan.expires or 0
+            ttl = plan.keep or plan.expires or 0
         elif response.status == 404 and self.settings.negative:
             ttl = self.settings.negative
         else:

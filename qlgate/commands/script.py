@@ -56,17 +56,32 @@ async def _execute(args: argparse.Namespace) -> int:
 
     script, origin, base_dir = _script(args)
     context = dict(parse_var(v) for v in args.var or ())
-    async with await Workspace.open(tables=args.tables, routes=args.routes, config=args.config) as workspace:
-        warn(workspace.problems)
+    # lazily: only the tables the script names are compiled, the emulator is built if called
+    async with await Workspace.open(tables=args.tables, routes=args.routes, config=args.config, lazy=True) as workspace:
+        engine = workspace.engine
+        shown: set[str] = set()
+
+        def report_problems() -> None:
+            """The load problems not yet shown: a table's are known when it is first compiled."""
+            fresh = [p for p in workspace.problems if str(p) not in shown]
+            shown.update(str(p) for p in fresh)
+            warn(fresh)
+
         try:
-            with host_limits_if_set(workspace.engine):
-                result = await workspace.engine.execute(script, context=context, base_dir=base_dir, origin=origin)
+            with host_limits_if_set(engine):
+                try:
+                    compiled = engine.compile(script, base_dir=base_dir, origin=origin)
+                finally:
+                    report_problems()
+                result = await engine.run_compiled(compiled, context=context, base_dir=base_dir)
         except QlError as error:
+            report_problems()
             # what the run did and said before it failed helps as much as after a success
             if args.diagnostics and error.diagnostics is not None:
                 print(error.diagnostics.render(), file=sys.stderr)
             warn(dict.fromkeys(error.warnings))
             return fail(error)
+        report_problems()
     sys.stdout.write(dump_json(result.value) + "\n")
     sys.stdout.flush()
     warn(dict.fromkeys(result.warnings))

@@ -20,7 +20,6 @@ idempotent calls whatever the back-off says (``sending.py``), up to config
 
 from __future__ import annotations
 
-import email.utils
 import math
 import time
 from collections import OrderedDict
@@ -172,6 +171,8 @@ def retry_after_seconds(value: str | None, now: float | None = None) -> float | 
     if text.isascii() and text.isdigit():
         return float(min(int(text), RETRY_AFTER_CEILING)) if len(text) <= 10 else float(RETRY_AFTER_CEILING)
     try:
+        import email.utils  # an HTTP date: rare, and the module is slow to import
+
         when = email.utils.parsedate_to_datetime(text)
         if when.tzinfo is None:
             when = when.replace(tzinfo=UTC)

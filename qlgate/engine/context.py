@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import Config, Secrets, Settings
-from ..http.client import HttpClient, HttpRequest, HttpResponse
 from ..lang import ast
 from ..lang.templates import Template
+from ..limits.api_types import ApiTypes
 from ..limits.gate import CallLimits
 from ..tables.files import CodeDirs
 from ..tables.registry import TableRegistry
@@ -27,6 +27,7 @@ from .backoff import BackoffBoard, Delays
 
 if TYPE_CHECKING:  # annotations only: routes are loaded by the engine, a run only lists them
     from ..cache.responses import CachePlan, ResponseCache
+    from ..http.client import HttpClient, HttpRequest, HttpResponse
     from ..routes import Route
 
 
@@ -145,6 +146,8 @@ class EngineServices(Protocol):
     def backoff(self) -> BackoffBoard: ...
     @property
     def limits(self) -> CallLimits | None: ...
+    @property
+    def api_types(self) -> ApiTypes: ...
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names."""

@@ -16,12 +16,11 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cache.responses import ResponseCache
 from ..config import Config
 from ..errors import QlError
-from ..http.client import HttpClient
 from ..lang import ast
 from ..lang.parser import parse
 from ..lang.walk import walk
@@ -30,14 +29,18 @@ from ..limits.gate import CallLimits
 from ..oauth.manager import TokenManager
 from ..routes import Route, load_routes_dir
 from ..tables.files import CodeDirs
+from ..tables.index import open_tables
 from ..tables.model import Table, compile_table
-from ..tables.registry import LoadProblem, TableRegistry, load_tables_dir
+from ..tables.registry import LoadProblem, TableRegistry
 from ..trust import Trust
 from .backoff import BackoffBoard, BackoffSettings
 from .context import RequestInfo
 from .diagnostics import Diagnostics
 from .planner import Plan, compile_script
 from .run import Run
+
+if TYPE_CHECKING:
+    from ..http.client import HttpClient
 
 MAX_CACHED_CHARS = 2_000_000  # characters of script text whose compilations are kept
 
@@ -66,7 +69,10 @@ class Engine:
         routes: str | Path | None = None,
         config: str | Path | dict | Config | None = None,
         cache_size: int = 512,
+        lazy_tables: bool = False,
     ):
+        """``lazy_tables``: compile a table when a script first names it, through the
+        on-disk table index (``tables/index.py``; ``qlgate run``), instead of all now."""
         if isinstance(config, Config):
             self.config = config
         elif isinstance(config, dict):
@@ -76,23 +82,21 @@ class Engine:
         self.tables_dir = Path(tables) if tables else None
         self.routes_dir = Path(routes) if routes else None
         settings = self.config.settings
-        self.tables, self.table_problems = load_tables_dir(
-            self.tables_dir, self.config.data, patch_paths=settings.patch_paths
+        self.tables, self.table_problems = open_tables(
+            self.tables_dir, self.config.data, patch_paths=settings.patch_paths, lazy=lazy_tables
         )
-        self.routes: list[Route]
-        self.routes, self.route_problems = load_routes_dir(routes)
+        self._routes_given = routes
+        self._routes: tuple[list[Route], list[LoadProblem]] | None = None
+        if not lazy_tables:
+            self._routes = load_routes_dir(routes)
         # where the deployer's scripts find the files they name, after their own directory
         self.deployment_dirs = CodeDirs.of(
             [self.tables_dir], roots=[self.routes_dir, *settings.patch_paths, *settings.udf_paths]
         )
-        secrets = self.config.secrets
-        # a redirect to another origin carries no credential and no header holding a secret
-        self.http = HttpClient(
-            max_response_bytes=settings.max_response_bytes, secrets=lambda: secrets.values, proxy=settings.proxy
-        )
+        self._http: HttpClient | None = None  # made by the first upstream call (``http``)
         # the OAuth2 tokens of config ``auth`` (``using auth 'NAME'``): nothing is read or
         # fetched until a table or a patch asks for one
-        self.credentials = TokenManager(self.config, self.http)
+        self.credentials = TokenManager(self.config, lambda: self.http)
         # answers of tables and statements with ``expires``, and the calls in flight that
         # identical reads share (config ``cache``; in-process unless it names Redis)
         self.responses = ResponseCache.from_config(self.config.data)
@@ -108,7 +112,35 @@ class Engine:
         self._cache_lock = threading.Lock()
 
     @property
+    def http(self) -> HttpClient:
+        """The pooled HTTP client of every upstream call, made (and the HTTP library
+        imported) when the first call needs it: a script that calls nothing starts
+        without it."""
+        if self._http is None:
+            from ..http.client import HttpClient
+
+            settings, secrets = self.config.settings, self.config.secrets
+            # a redirect to another origin carries no credential and no header holding a secret
+            self._http = HttpClient(
+                max_response_bytes=settings.max_response_bytes, secrets=lambda: secrets.values, proxy=settings.proxy
+            )
+        return self._http
+
+    @property
+    def routes(self) -> list[Route]:
+        """The routes tree's routes (loaded now, or when first asked for with ``lazy_tables``)."""
+        if self._routes is None:
+            self._routes = load_routes_dir(self._routes_given)
+        return self._routes[0]
+
+    @property
+    def route_problems(self) -> list[LoadProblem]:
+        return self._routes[1] if self._routes is not None else []
+
+    @property
     def problems(self) -> list[LoadProblem]:
+        """What failed to load: every table and route file, or with ``lazy_tables`` the
+        files that do not parse and those of the tables and routes used so far."""
         return self.table_problems + self.route_problems
 
     def cached(self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None) -> bool:
@@ -169,12 +201,30 @@ class Engine:
                     line = source.pos.line if source.pos is not None else None
                     trust.check_credential(mapping.credential, table.name if table else None, line)
 
+    def _load_named(self, parsed: ast.Script) -> None:
+        """Compile now the tables a script names (a lazily loaded registry): their load
+        problems are known before it runs, and its run finds them ready."""
+        for node in walk(parsed):
+            if isinstance(node, ast.Select):
+                sources: tuple[Any, ...] = tuple(node.sources)
+            elif isinstance(node, (ast.Insert, ast.Update, ast.Delete)):
+                sources = (node.source,)
+            else:
+                continue
+            for source in sources:
+                try:
+                    self.tables.find(source.name)
+                except QlError:
+                    pass  # ambiguous: the run says so
+
     @staticmethod
     def _key(script: str, trust: Trust, base_dir: Path | None) -> tuple:
         return hashlib.blake2b(script.encode("utf-8", "surrogatepass"), digest_size=16).digest(), trust, base_dir
 
     def _compile(self, script: str, trust: Trust, base_dir: Path | None, origin: str | None) -> Compiled:
         parsed = parse(script, origin=origin)
+        if self.tables.lazy:
+            self._load_named(parsed)
         trust.check(parsed)
         if trust.credentials is not None:
             self._check_credentials(parsed, trust)
@@ -282,7 +332,8 @@ class Engine:
 
     async def close(self) -> None:
         await self.responses.close()
-        await self.http.close()
+        if self._http is not None:
+            await self._http.close()
 
     async def __aenter__(self) -> Engine:
         return self

@@ -15,20 +15,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cache.responses import CachePlan
 from ..errors import CompileError, QlError, StatementError
-from ..http.client import HttpRequest, HttpResponse
 from ..lang import ast
 from ..lang.templates import Template, interpolate_text, parse_template
 from ..lang.walk import walk
 from ..tables.files import CodeDirs
 from ..tables.registry import TableRegistry
-from ..trust import Trust
+from ..trust import Trust, url_origin
 from ..values import MISSING, is_nullish, truthy
 from . import statements
 from .backoff import NO_DELAYS, Delays
@@ -36,7 +35,11 @@ from .budget import Budget
 from .context import EngineServices, RequestInfo
 from .diagnostics import Diagnostics
 from .planner import Plan
-from .sending import Sender
+
+if TYPE_CHECKING:
+    from ..http.client import HttpRequest, HttpResponse
+    from ..routes import Route
+    from .sending import Sender
 
 log = logging.getLogger("qlgate.engine")
 
@@ -62,7 +65,6 @@ class Run:
         self.engine = engine
         self.plan = plan
         self.tables = tables
-        self.routes = engine.routes
         self.config = engine.config
         self.settings = engine.config.settings
         self.secrets = engine.config.secrets
@@ -82,22 +84,51 @@ class Run:
         self.diagnostics = Diagnostics()
         self.warnings: list[str] = list(plan.warnings)
         self.budget = Budget(self.settings.script_budget)
-        # a caller's calls are checked against the host allow-list (redirects too)
-        self.sender = Sender(
-            engine.http,
-            self.diagnostics,
-            self.secrets,
-            upstream_check=self.trust.check_url if self.trust.allowed_hosts is not None else None,
-            call_gate=call_gate,
-            call_deadline=call_deadline,
-            cache=engine.responses,
-            backoff=engine.backoff,
-            deadline=deadline,
-            counts=not self.trust.is_caller,
-            unboarded=self._callers_table if self.trust.is_caller and tables.parent is not None else None,
-            limits=engine.limits,
-            patient=patient,
-        )
+        self._call_gate = call_gate
+        self._call_deadline = call_deadline
+        self._deadline = deadline
+        self._patient = patient
+        self._sender: Sender | None = None
+
+    @property
+    def sender(self) -> Sender:
+        """What sends the run's upstream calls: made by the first call, so a script that
+        calls nothing imports no HTTP client (``qlgate run -e 'return 1;'`` starts fast)."""
+        if self._sender is None:
+            from .sending import Sender
+
+            engine, trust = self.engine, self.trust
+            # a caller's calls are checked against the host allow-list (redirects too)
+            self._sender = Sender(
+                engine.http,
+                self.diagnostics,
+                self.secrets,
+                upstream_check=trust.check_url if trust.allowed_hosts is not None else None,
+                call_gate=self._call_gate,
+                call_deadline=self._call_deadline,
+                cache=engine.responses,
+                backoff=engine.backoff,
+                deadline=self._deadline,
+                counts=not trust.is_caller,
+                unboarded=self._callers_table if trust.is_caller and self.tables.parent is not None else None,
+                limits=engine.limits,
+                patient=self._patient,
+                limit_types=self._limit_types if trust.is_caller and self.tables.parent is not None else None,
+            )
+        return self._sender
+
+    @property
+    def routes(self) -> Sequence[Route]:
+        return self.engine.routes  # (a lazily opened engine loads them when first asked)
+
+    def _limit_types(self, name: str, url: str) -> Sequence[str] | None:
+        """A caller's own table counts against the API types of the deployer's tables
+        that call the same host — never against a type its name would choose, which the
+        caller could pick to walk around a limit or to spend another API's quota."""
+        if not self._callers_table(name):
+            return None
+        deployers = self.tables.parent if self.tables.parent is not None else self.tables
+        return self.engine.api_types.of_origin(url_origin(url), deployers)
 
     def _callers_table(self, name: str) -> bool:
         """Is ``name`` a table the caller's script defined (kept off the back-off board)?"""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from ..cache.keys import IDEMPOTENT
 from ..cache.responses import CachePlan, ResponseCache
@@ -47,6 +47,7 @@ class Sender:
         unboarded: Callable[[str], bool] | None = None,
         limits: CallLimits | None = None,
         patient: bool = False,
+        limit_types: Callable[[str, str], Sequence[str] | None] | None = None,
     ):
         self.http = http
         self.diagnostics = diagnostics
@@ -63,6 +64,8 @@ class Sender:
         self.deadline = deadline  # time.monotonic() by which the run's request must be answered
         self.limits = limits  # the engine's: the API types' calls in flight and call rates
         self.patient = patient  # a job's run: its calls wait for limits as long as the run may last
+        # (table, URL) → the API types a call counts against, when not its table's (a caller's own table)
+        self.limit_types = limit_types
         self._inflight: dict[tuple, asyncio.Future] = {}
 
     async def send(
@@ -147,28 +150,32 @@ class Sender:
         return await self._limited_call(request, table, after, "retry-after")  # a second call, counted
 
     async def _limited_call(self, request: HttpRequest, table: str, waited: float, wait: str | None) -> HttpResponse:
-        """A call once its API type's limits let it through (waiting for them is not call
-        time), and — for a job's run — its worker's lease is checked, last, right before
-        it goes out (a call token may be spent only at once: a lease that must be waited
-        for makes the token late, so it goes back and is taken again)."""
+        """A call once its API types' limits let it through (waiting for them is not call
+        time). For a job's run, its worker's lease is waited for first — no token is
+        taken for a call a suspended lease could not send — and checked again last,
+        right before the call goes out: a token taken meanwhile goes back if the lease
+        must be waited for again (a per-second token may be spent only at once)."""
         limits, fence = self.limits, self.call_gate
-        while True:
-            ticket = None
-            if limits is not None:
-                room = None if self.patient else self._room(request)
-                ticket = await limits.acquire(table, room=room, patient=self.patient)
-            if fence is None:
-                break
-            ready = getattr(fence, "ready_now", None)
-            if ready is None:
-                await fence(table)  # a plain gate: it is the last wait
-                break
-            if ready():
-                break
-            if limits is not None:
-                limits.release(ticket)
-            await fence(table)
+        ready = getattr(fence, "ready_now", None)
+        apis = self.limit_types(table, request.url) if self.limit_types is not None else None
+        ticket = None
         try:
+            while True:
+                if fence is not None and ready is not None:
+                    await fence(table)  # the lease, usable
+                if limits is not None:
+                    room = None if self.patient else self._room(request)
+                    ticket = await limits.acquire(table, apis=apis, room=room, patient=self.patient)
+                if fence is None:
+                    break
+                if ready is None:
+                    await fence(table)  # a plain gate: it is the last wait
+                    break
+                if ready():
+                    break
+                if limits is not None:
+                    limits.release(ticket)
+                ticket = None
             return await self._call(request, table, waited, wait, ticket.queued if ticket is not None else None)
         finally:
             if limits is not None:

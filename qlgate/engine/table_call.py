@@ -11,12 +11,11 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cache.keys import IDEMPOTENT, PROCESS_KEY, caller_credentials, credential_stand_in, hook_key, request_key
 from ..cache.responses import CachePlan
 from ..errors import FanOutLimit, QlError, UpstreamError, UpstreamThrottled
-from ..http.client import HttpRequest, HttpResponse
 from ..oauth.rejection import TokenRejected, token_rejected
 from ..tables.call import CallHooks, mapping_for
 from ..tables.model import Table
@@ -28,6 +27,9 @@ from . import relational
 from .backoff import Delays, retry_after_seconds
 from .context import RunContext
 from .window import SendWindow
+
+if TYPE_CHECKING:
+    from ..http.client import HttpRequest, HttpResponse
 
 __all__ = ["DEFAULT_ACCEPT", "TableCall"]  # DEFAULT_ACCEPT: re-exported for bench/engine_bench.py
 
@@ -219,13 +221,15 @@ class TableCall:
             chosen_key = hook_key(
                 chosen, table=table.name, method=request.method, url=request.url, by_caller=table.by_caller
             )
-            return CachePlan(chosen_key, expires, occurrence=occurrence, mask=mask)
+            return CachePlan(chosen_key, expires, occurrence=occurrence, mask=mask, keep=self.mapping.expires or None)
         # a header written literally is the deployer's, in a deployer's table only: a
         # caller's inline table writes what it likes
         literal = [] if table.by_caller else [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
         deployer = [*run.secrets.values, *(t for t in tokens.values() if t)]
         storable = not caller_credentials(request, deployer_values=deployer, literal_headers=literal)
-        return CachePlan(key, expires, storable=storable, occurrence=occurrence, mask=mask)
+        return CachePlan(
+            key, expires, storable=storable, occurrence=occurrence, mask=mask, keep=self.mapping.expires or None
+        )
 
     def _stand_in(self, name: str) -> str:
         """The credential's stand-in in a cache key (``keys.credential_stand_in``)."""

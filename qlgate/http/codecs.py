@@ -13,6 +13,8 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+import orjson
+
 from .xml import XmlError, xml_to_json
 
 _NO_PARAMS: Mapping[str, str | None] = MappingProxyType({})
@@ -124,13 +126,28 @@ def load_json(text: str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     bodies). Raises TransformFailure, JsonTooDeep when nested deeper than ``max_depth``.
     Fast for what APIs send: the walk that measures the depth only runs when the text
     holds more brackets than the bound, and json's own recursion guard (RecursionError)
-    stops the pathological ``[[[[…`` before it costs anything."""
+    stops the pathological ``[[[[…`` before it costs anything. orjson parses; json
+    takes what orjson refuses (NaN, integers beyond 64 bits, lone surrogates) and
+    words the error when neither can."""
     try:
-        value = json.loads(text)
+        value = orjson.loads(text)
+    except (ValueError, TypeError):
+        # what orjson refuses json may take (NaN, integers beyond 64 bits, lone surrogates),
+        # or says precisely why not
+        value = _json_loads(text, max_depth)
+    return _within_depth(text, value, max_depth)
+
+
+def _json_loads(text: str, max_depth: int) -> Any:
+    try:
+        return json.loads(text)
     except RecursionError:
         raise JsonTooDeep(f"JSON nested more than {max_depth} levels deep") from None
     except ValueError as e:
         raise TransformFailure(f"invalid JSON: {e}") from None
+
+
+def _within_depth(text: str, value: Any, max_depth: int) -> Any:
     if (
         (type(value) is dict or type(value) is list)
         and text.count("[") + text.count("{") > max_depth

@@ -101,7 +101,7 @@ def add_limiter_arguments(parser: argparse.ArgumentParser) -> None:
 def run_worker(args: argparse.Namespace) -> int:
     import asyncio
 
-    from ..limits.open import cluster_limits
+    from ..limits.open import close_limits, cluster_limits
     from ..loop import install
     from ..workspace import Workspace, load_config
     from .runner import EngineRunner
@@ -174,6 +174,10 @@ def run_worker(args: argparse.Namespace) -> int:
     if limiter is not None:
         limiter.stop(timeout=bound * 0.1)
     worker.stop(drain=True, timeout=bound * 0.8)
+    # unspent call tokens and units go back for the others, if ZooKeeper answers in time
+    giving_back = threading.Thread(target=close_limits, args=(workspace.engine,), daemon=True)
+    giving_back.start()
+    giving_back.join(bound * 0.05)
     _close_client(client, bound * 0.1)
     log.info("worker %s stopped", worker.name)
     return 0

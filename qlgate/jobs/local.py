@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import logging
+import os
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -52,6 +53,18 @@ from .types import check_type
 from .zk.worker import JobRunner
 
 WORKER_NAME = "embedded"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 log = logging.getLogger("qlgate.jobs.local")
 
 
@@ -86,6 +99,12 @@ class LocalJobs(LocalStore):
         self._loop = loop or asyncio.get_running_loop()
         self.started_at = time.time()
         with self._transaction():
+            # the other gateway processes of the host answer for the runner from this row
+            self._db.execute(
+                "insert into runner values (1, ?, ?, ?) on conflict(id) do update set pid = excluded.pid, "
+                "started = excluded.started, slots = excluded.slots",
+                (os.getpid(), self.started_at, self.slots),
+            )
             for job in self._select("where state = ?", (RUNNING,)):
                 finish_attempt(job, "interrupted: the gateway stopped during the run")
                 self._save(job)
@@ -252,10 +271,25 @@ class LocalJobs(LocalStore):
         return dict(sorted(out.items()))
 
     def workers(self) -> dict[str, dict[str, Any]]:
-        return {WORKER_NAME: {"slots": self.slots, "busy": len(self._tasks), "started": self.started_at}}
+        if self._loop is not None:
+            return {WORKER_NAME: {"slots": self.slots, "busy": len(self._tasks), "started": self.started_at}}
+        runner = self._runner()  # another gateway process of the host runs the jobs
+        if runner is None:
+            return {}
+        with self._lock:
+            (busy,) = self._db.execute("select count(*) from jobs where state = ?", (RUNNING,)).fetchone()
+        return {WORKER_NAME: {"slots": runner[1], "busy": busy, "started": runner[0]}}
 
     def master(self) -> str | None:
-        return WORKER_NAME if self._loop is not None else None
+        return WORKER_NAME if self._loop is not None or self._runner() is not None else None
+
+    def _runner(self) -> tuple[float, int] | None:
+        """(started, slots) of the live process of the host that runs the jobs, if any."""
+        with self._lock:
+            row = self._db.execute("select pid, started, slots from runner").fetchone()
+        if row is None or not _alive(row[0]):
+            return None
+        return row[1], row[2]
 
     def running_runs(self) -> builtins.list[tuple[str, int, int]]:
         with self._lock:

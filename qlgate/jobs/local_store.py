@@ -37,6 +37,12 @@ create table if not exists idempotency_keys (
     at real not null
 );
 create index if not exists idempotency_keys_by_age on idempotency_keys (at);
+create table if not exists runner (           -- the gateway process of the host that runs the jobs
+    id integer primary key check (id = 1),
+    pid integer not null,
+    started real not null,
+    slots integer not null
+);
 """
 
 

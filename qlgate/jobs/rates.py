@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .model import type_of_table
-from .rates_model import MAX_CALLS, PERIODS, Rate, day_before, time_zone
+from .rates_model import MAX_CALLS, PERIODS, Rate, day_before, days_to_open, time_zone
 from .slots import GRACE_NS, SECOND_NS, Slots, lease_size, reserve, spacing_ns
 
 # the rate itself (a value, parsed from configs and HTTP bodies) lives in rates_model.py;
@@ -140,6 +140,7 @@ class CallGate:
         self._recent: dict[str, deque[int]] = {}  # type → when its calls of the last second went
         self._leasing: dict[str, asyncio.Future] = {}  # type → the lease being taken for it
         self._unusable: dict[str, int] = {}  # type → leases in a row that could not be spent
+        self._tasks: set[asyncio.Task] = set()  # leases under way (the loop keeps weak references)
         self._spent_on: dict[str, tuple[str, float]] = {}  # type → (day, when) a lease found it spent
 
     async def __call__(self, table: str) -> None:
@@ -295,11 +296,23 @@ class CallGate:
             else:  # a caller on another event loop is leasing: look again shortly
                 await asyncio.sleep(0.005)
             return
+        # the lease runs as a task of its own: a caller whose deadline passes mid-lease leaves
+        # it to finish, so the tokens a store hands out are kept for the next caller, not lost
+        task = loop.create_task(self._lease(job_type, rate, pending))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        await asyncio.shield(pending)
+
+    async def _lease(self, job_type: str, rate: Rate, pending: asyncio.Future) -> None:
         try:
             if rate.per == "day":
                 await self._lease_day(job_type, rate)
             else:
                 await self._lease_slots(job_type, rate)
+        except Exception as error:  # noqa: BLE001 — handed to the callers waiting on it
+            if not pending.done():
+                pending.set_exception(error)
+                pending.exception()  # retrieved: a waiter that left must not leave it unread
         finally:
             with self._lock:
                 self._leasing.pop(job_type, None)
@@ -376,15 +389,11 @@ class MemoryTokens:
             return got
 
     def _open_day(self, job_type: str, rate: Rate, window: str) -> bool:
-        """ZooKeeper's rules (``zk/rates.py``), for gates whose clocks differ: days only
-        move forward, the day before the newest is kept, another calendar starts afresh."""
-        days = [day for (kind, day) in self._left if kind == job_type]
-        if self._calendars.get(job_type) == rate.time_zone:
-            if any(day > window for day in days):
-                return False
-            gone = [day for day in days if day < day_before(window)]
-        else:
-            gone = days
+        """ZooKeeper's rules (``days_to_open``), for gates whose clocks differ."""
+        zone = self._calendars.get(job_type)
+        gone = days_to_open({day: zone or "" for (kind, day) in self._left if kind == job_type}, rate, window)
+        if gone is None:
+            return False
         for day in gone:
             del self._left[(job_type, day)]
         self._calendars[job_type] = rate.time_zone

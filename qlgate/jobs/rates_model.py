@@ -106,3 +106,16 @@ class Rate:
             # digits only: no "1_000", no 5,000-digit text
             raise JobError(f"a rate looks like 20/s, 5000/day or 5000/day@America/Los_Angeles, not {text[:100]!r}")
         return cls(int(calls), per, zone.strip() if at else "UTC")
+
+
+def days_to_open(days: dict[str, str], rate: Rate, window: str) -> list[str] | None:
+    """Whether a store may open day ``window`` of ``rate`` beside the ``days`` it keeps
+    (date → the time zone whose calendar it is a date of): None when a later day of the
+    same calendar has begun (the caller's clock lags); else the days to delete with it —
+    days only move forward, the day before the newest is kept, and another calendar
+    starts afresh. The rules of every token store (memory, SQLite, ZooKeeper's own)."""
+    same = all(zone == rate.time_zone for zone in days.values())
+    if same and any(day > window for day in days):
+        return None
+    keep = day_before(window)
+    return [day for day, zone in days.items() if zone != rate.time_zone or day < keep]

@@ -5,8 +5,6 @@ does not, and lives in ``model`` (re-exported here for older imports)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..engine.engine import Compiled, Engine
 from ..errors import QlError
 from ..limits.api_types import ApiTypes
@@ -37,12 +35,13 @@ def types_of(compiled: Compiled, tables: TableRegistry, api_types: ApiTypes | No
     no type to derive. A caller's own (inline) table counts as the partner APIs whose
     tables call the same host, so that it cannot walk around their limits; its host
     must then be written out. ``api_types``: the deployment's (config ``limits.types``)."""
-    type_of = (api_types or ApiTypes()).of
+    api_types = api_types or ApiTypes()
+    type_of = api_types.of
     inline = {t.name: t for t in compiled.inline}
     types: list[str] = []
     for name in tables_used(compiled.plan.script):
         if name in inline:
-            types.extend(_types_of_inline(inline[name], tables, type_of))
+            types.extend(_types_of_inline(inline[name], tables, api_types))
             continue
         try:
             table = tables.find(name)
@@ -54,9 +53,9 @@ def types_of(compiled: Compiled, tables: TableRegistry, api_types: ApiTypes | No
     return sorted(set(types))
 
 
-def _types_of_inline(table: Table, tables: TableRegistry, type_of: Callable[[str], str]) -> list[str]:
+def _types_of_inline(table: Table, tables: TableRegistry, api_types: ApiTypes) -> list[str]:
     if not table.by_caller:
-        return [type_of(table.name)]
+        return [api_types.of(table.name)]
     found: set[str] = set()
     for mapping in table.mappings.values():
         origin = fixed_origin(mapping.uri.raw)
@@ -65,9 +64,5 @@ def _types_of_inline(table: Table, tables: TableRegistry, type_of: Callable[[str
                 f"the job's table {table.name} builds its host from values: a job's own table "
                 "must write out the host it calls"
             )
-        found |= {
-            type_of(t.name)
-            for t in tables.tables()
-            if any(fixed_origin(m.uri.raw) == origin for m in t.mappings.values())
-        }
-    return sorted(found) or [type_of(table.name)]
+        found |= set(api_types.of_origin(origin, tables))  # as each of its calls will count
+    return sorted(found) or [api_types.of(table.name)]

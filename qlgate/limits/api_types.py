@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from ..errors import ConfigError
 from ..jobs.model import JobError, check_type, type_of_table
+from ..trust import fixed_origin
 
 
 class ApiTypes:
@@ -32,6 +34,7 @@ class ApiTypes:
         # longest first: "ebay.buy.browse" before "ebay.buy"
         self._ordered = sorted(self.prefixes.items(), key=lambda item: -len(item[0]))
         self.of = lru_cache(maxsize=4096)(self._of)
+        self._origins: tuple[object, dict[str, tuple[str, ...]]] | None = None
 
     @classmethod
     def from_config(cls, data: Mapping) -> ApiTypes:
@@ -51,3 +54,19 @@ class ApiTypes:
             if table == prefix or table.startswith(prefix + "."):
                 return api_type
         return type_of_table(table)
+
+    def of_origin(self, origin: str | None, tables: Any) -> tuple[str, ...]:
+        """The API types of the tables of ``tables`` (a registry) that call ``origin``
+        (``host:port``): what a caller's own table calling that host counts against.
+        None of them: no type — its name is the caller's choice, not an API's."""
+        if origin is None:
+            return ()
+        cached = self._origins
+        if cached is None or cached[0] is not tables:
+            found: dict[str, set[str]] = {}
+            for table in tables.tables():
+                for mapping in table.mappings.values():
+                    if (fixed := fixed_origin(mapping.uri.raw)) is not None:
+                        found.setdefault(fixed, set()).add(self.of(table.name))
+            cached = self._origins = (tables, {o: tuple(sorted(t)) for o, t in found.items()})
+        return cached[1].get(origin, ())

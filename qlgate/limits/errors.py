@@ -23,3 +23,10 @@ class LimitExceeded(QlError):
         self.details.update({"api": api, "limit": limit, "retry_after": seconds})
         if table is not None:
             self.details["table"] = table
+
+
+class LimitsUnavailable(QlError):
+    """HTTP 503: the store that counts the limits (the host's SQLite file, ZooKeeper)
+    cannot be read or written now, so a call of a limited API type cannot be let through."""
+
+    status = 503

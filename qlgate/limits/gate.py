@@ -20,23 +20,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..jobs.rates import CallGate, QuotaSpent
+from ..errors import QlError
+from ..jobs.rates import CallGate, QuotaSpent, Rate
 from .api_types import ApiTypes
-from .errors import LimitExceeded
+from .errors import LimitExceeded, LimitsUnavailable
 from .inflight import InFlight
 
 
 @dataclass(slots=True)
 class Ticket:
-    """A call let through: its API type, the seconds it queued, whether it holds a
-    unit of the type's calls in flight (given back by ``CallLimits.release``)."""
+    """A call let through: the API types whose calls in flight it holds a unit of
+    (given back by ``CallLimits.release``) and the seconds it queued."""
 
-    api: str
+    units: list[str]
     queued: float
-    unit: bool
+
+
+@dataclass(slots=True)
+class _Wait:
+    """What an acquisition is waiting for, for the error that says so."""
+
+    api: str = ""
+    limit: str = "inFlight"
+    what: str = ""
 
 
 class CallLimits:
@@ -45,59 +55,101 @@ class CallLimits:
         self.rates = rates
         self.inflight = inflight
 
-    async def acquire(self, table: str, *, room: float | None = None, patient: bool = False) -> Ticket | None:
-        """Wait for the limits of ``table``'s API type; None when it has none. ``room``:
-        the seconds the call may wait (None: as long as it takes, a job's)."""
-        api = self.types.of(table)
-        limit = self.inflight.store.limit(api) if self.inflight is not None else None
-        rate = self.rates.store.rate(api) if self.rates is not None else None
-        if limit is None and rate is None:
+    async def acquire(
+        self,
+        table: str,
+        *,
+        apis: Sequence[str] | None = None,
+        room: float | None = None,
+        patient: bool = False,
+    ) -> Ticket | None:
+        """Wait for the limits of the call's API types — ``apis``, else ``table``'s —
+        None when they have none. ``room``: the seconds the call may wait (None: as long
+        as it takes, a job's). Order: a daily token (it keeps), then a unit of calls in
+        flight, then a per-second slot (spent at once), so that no unit is held while a
+        quota is waited for."""
+        names = [self.types.of(table)] if apis is None else sorted(set(apis))
+        try:
+            wanted = [(api, self._limit(api), self._rate(api)) for api in names]
+        except Exception as error:  # noqa: BLE001 — the store out of reach: a typed error, not a traceback
+            raise LimitsUnavailable(f"the limits of {', '.join(names)} cannot be read: {error}") from None
+        wanted = [w for w in wanted if w[1] is not None or w[2] is not None]
+        if not wanted:
             return None
+        for api, limit, _ in wanted:
+            if limit == 0 and not patient:  # shut by its operator: no point waiting
+                raise LimitExceeded(
+                    f"{api}: its calls are paused (limit 0)", api=api, limit="inFlight", retry_after=60, table=table
+                )
         started = time.monotonic()
-        unit = False
-        waiting_for = f"one of its {limit} calls in flight (its limit)"
+        ticket = Ticket([], 0.0)
+        waiting = _Wait()
         deadline = asyncio.timeout(room) if room is not None else contextlib.nullcontext()
         try:
             async with deadline:
-                if limit is not None and self.inflight is not None:
-                    await self.inflight.enter(api, limit)
-                    unit = True
-                if rate is not None and self.rates is not None:
-                    waiting_for = f"a call token of its rate, {rate}"
-                    await self.rates.acquire(api, patient=patient)
+                for api, _, rate in wanted:
+                    if rate is not None and rate.per == "day":
+                        waiting.api, waiting.limit, waiting.what = api, "rate", f"its daily quota, {rate}"
+                        await self._token(api, patient)
+                for api, limit, _ in wanted:
+                    if limit is not None and self.inflight is not None:
+                        waiting.api, waiting.limit = api, "inFlight"
+                        waiting.what = f"one of its {limit} calls in flight (its limit)"
+                        await self.inflight.enter(api, limit)
+                        ticket.units.append(api)
+                for api, _, rate in wanted:
+                    if rate is not None and rate.per == "second":
+                        waiting.api, waiting.limit, waiting.what = api, "rate", f"a call slot of its rate, {rate}"
+                        await self._token(api, patient)
         except QuotaSpent as spent:
-            self._release(api, unit)
+            self.release(ticket)
             raise LimitExceeded(
-                f"{api}: its daily quota of {spent.rate} is spent",
-                api=api,
+                f"{spent.job_type}: its daily quota of {spent.rate} is spent",
+                api=spent.job_type,
                 limit="rate",
                 retry_after=spent.retry_after,
                 table=table,
             ) from None
         except TimeoutError:
-            self._release(api, unit)
+            self.release(ticket)
             if not isinstance(deadline, asyncio.Timeout) or not deadline.expired():
                 raise
             raise LimitExceeded(
-                f"{api}: the call waited {time.monotonic() - started:.1f} s for {waiting_for}, "
+                f"{waiting.api}: the call waited {time.monotonic() - started:.1f} s for {waiting.what}, "
                 "as long as its request could wait",
-                api=api,
-                limit="rate" if unit or limit is None else "inFlight",
+                api=waiting.api,
+                limit=waiting.limit,
                 retry_after=1,
                 table=table,
             ) from None
-        except BaseException:
-            self._release(api, unit)
+        except (QlError, asyncio.CancelledError):
+            self.release(ticket)
             raise
-        return Ticket(api, time.monotonic() - started, unit)
+        except Exception as error:  # noqa: BLE001 — a token store out of reach, said as such
+            self.release(ticket)
+            raise LimitsUnavailable(f"the call tokens of {waiting.api} cannot be leased: {error}") from None
+        except BaseException:
+            self.release(ticket)
+            raise
+        ticket.queued = time.monotonic() - started
+        return ticket
+
+    def _limit(self, api: str) -> int | None:
+        return self.inflight.store.limit(api) if self.inflight is not None else None
+
+    def _rate(self, api: str) -> Rate | None:
+        return self.rates.store.rate(api) if self.rates is not None else None
+
+    async def _token(self, api: str, patient: bool) -> None:
+        if self.rates is not None:
+            await self.rates.acquire(api, patient=patient)
 
     def release(self, ticket: Ticket | None) -> None:
-        """The call ended (or was never sent)."""
-        if ticket is not None:
-            self._release(ticket.api, ticket.unit)
-
-    def _release(self, api: str, unit: bool) -> None:
-        if unit and self.inflight is not None:
+        """The call ended (or was never sent): its units of calls in flight go back."""
+        if ticket is None or self.inflight is None:
+            return
+        units, ticket.units = ticket.units, []
+        for api in units:
             self.inflight.leave(api)
 
     def usage(self) -> dict[str, dict[str, Any]]:

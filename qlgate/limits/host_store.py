@@ -8,9 +8,10 @@ up again every ``RELOAD_S``), and keeps the counts beside them:
 
 - ``call_units``: units of calls in flight held per type and process, and how
   many more it wants (``inflight.py``). A row names its process by pid and start
-  time (a pid is reused, the pair is not); rows of processes that are gone are
-  deleted by whoever reads them, so a process killed mid-call gives its units
-  back by dying.
+  time (a pid is reused, the pair is not) and the store by a random suffix; rows
+  of processes that are gone are deleted by whoever reads them, so a process
+  killed mid-call gives its units back by dying. Every process sharing the file
+  must see the others' pids: one PID namespace (not containers of their own).
 - ``call_slots``: per-second rates, the next free slot in the host's monotonic
   clock (``CLOCK_MONOTONIC``: one clock for every process of a boot; the row
   remembers the boot, and starts afresh after a reboot). The arithmetic is the
@@ -28,12 +29,13 @@ from __future__ import annotations
 import os
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..jobs.rates_model import Rate, day_before
+from ..jobs.rates_model import Rate, days_to_open
 from ..jobs.slots import Slots, reserve
 from ..jobs.sqlite import open_database
 from .inflight import Holding, settle
@@ -94,7 +96,13 @@ class HostLimits:
         self.clock = clock
         self.boot = _boot_id()
         pid = os.getpid()
-        self.holder = f"{pid}:{_start_time(pid)}"
+        # the process (pid and start time: liveness) and this store (two engines of one
+        # process keep counts of their own)
+        self.holder = f"{pid}:{_start_time(pid)}:{uuid.uuid4().hex[:8]}"
+        # reads of the limits and rates set, on a connection of their own: never behind a
+        # transaction that waits for another process's write lock (they run on the event loop)
+        self._reader = open_database(self.path, SCHEMA)
+        self._read_lock = threading.Lock()
         self._loaded = 0.0
         self._limits: dict[str, int] = {}
         self._rates: dict[str, Rate] = {}
@@ -116,10 +124,10 @@ class HostLimits:
         now = time.monotonic()
         if now - self._loaded < RELOAD_S:
             return
-        with self._lock:
-            limits = dict(self._db.execute("select type, value from limits"))
+        with self._read_lock:
+            limits = dict(self._reader.execute("select type, value from limits"))
             rates = {
-                t: Rate(c, p, z) for t, c, p, z in self._db.execute("select type, calls, per, time_zone from rates")
+                t: Rate(c, p, z) for t, c, p, z in self._reader.execute("select type, calls, per, time_zone from rates")
             }
         self._limits, self._rates, self._loaded = limits, rates, now
 
@@ -154,7 +162,8 @@ class HostLimits:
         return live
 
     def _is_alive(self, holder: str) -> bool:
-        pid, _, started = holder.partition(":")
+        pid, _, rest = holder.partition(":")
+        started = rest.partition(":")[0]
         now = _start_time(int(pid)) if pid.isdigit() else None
         return now is not None and (now == started or "?" in (now, started))
 
@@ -186,12 +195,11 @@ class HostLimits:
             rows = db.execute("select day, time_zone, left from call_days where type = ?", (api,)).fetchall()
             left = {day: n for day, _, n in rows}
             if window not in left:
-                same = all(zone == rate.time_zone for _, zone, _ in rows)
-                if same and any(day > window for day in left):
+                gone = days_to_open({day: zone for day, zone, _ in rows}, rate, window)
+                if gone is None:
                     return 0  # a later day has begun: this caller's clock lags
-                for day, zone, _ in rows:
-                    if zone != rate.time_zone or day < day_before(window):
-                        db.execute("delete from call_days where type = ? and day = ?", (api, day))
+                for day in gone:
+                    db.execute("delete from call_days where type = ? and day = ?", (api, day))
                 left[window] = rate.calls
                 db.execute("insert into call_days values (?, ?, ?, ?)", (api, window, rate.time_zone, rate.calls))
             got = min(left[window], count)
@@ -233,3 +241,5 @@ class HostLimits:
         with self._lock:
             self._db.execute("delete from call_units where holder = ?", (self.holder,))
             self._db.close()
+        with self._read_lock:
+            self._reader.close()

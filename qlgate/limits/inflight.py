@@ -33,8 +33,10 @@ import contextlib
 import logging
 import threading
 import time
-from collections import Counter, deque
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, NamedTuple, Protocol
 
 log = logging.getLogger("qlgate.limits")
@@ -78,32 +80,14 @@ def settle(mine: int, others: int, limit: int, total: int) -> int:
     return max(mine, min(total, limit - others))
 
 
-class MemoryUnits:
-    """A store for one process (tests; an engine with nothing shared)."""
-
-    blocks = False
-    epoch = 0
-
-    def __init__(self, limits: dict[str, int] | None = None):
-        self.limits: dict[str, int] = dict(limits or {})
-        self.out: Counter[str] = Counter()
-
-    def limit(self, api: str) -> int | None:
-        return self.limits.get(api)
-
-    def hold(self, api: str, limit: int, total: int, wanting: int) -> Holding:
-        self.out[api] = settle(self.out[api], 0, limit, total)
-        return Holding(self.out[api], 0)
-
-    def in_use(self) -> dict[str, int]:
-        return {api: n for api, n in self.out.items() if n}
-
-
 @dataclass
 class _Type:
     """One API type's units in this process."""
 
-    held: int = 0  # as the store last confirmed
+    api: str
+    held: int = 0  # units callers here may spend (never more than the store confirmed)
+    stored: int = 0  # what the store last confirmed it records for this process (-1: unknown)
+    recorded_unmet: int = 0  # what the store records this process as still wanting
     busy: int = 0  # spent on calls in flight
     share: int | None = None  # while others want units: the most this process keeps
     waiters: deque[asyncio.Future] = field(default_factory=deque)
@@ -125,6 +109,7 @@ class InFlight:
         self._types: dict[str, _Type] = {}
         self._epoch = store.epoch
         self._tasks: set[asyncio.Task] = set()
+        self._warned: dict[str, float] = {}
 
     def busy(self) -> dict[str, int]:
         """Calls of each type in flight from this process."""
@@ -140,7 +125,7 @@ class InFlight:
         loop = asyncio.get_running_loop()
         with self._lock:
             self._check_epoch()
-            state = self._types.setdefault(api, _Type())
+            state = self._types.setdefault(api, _Type(api))
             state.limit = limit
             if state.room() and not state.waiters:
                 state.busy += 1
@@ -179,7 +164,7 @@ class InFlight:
             if future.done():
                 continue
             state.busy += 1
-            _wake(future)
+            _wake(future, partial(self.leave, state.api))
         if state.busy >= state.held:
             state.idle_since = None
 
@@ -188,7 +173,8 @@ class InFlight:
         if epoch != self._epoch:  # the store forgot this process's units (a new session)
             self._epoch = epoch
             for state in self._types.values():
-                state.held = 0  # the calls in flight end as they will; new ones take afresh
+                # the calls in flight end as they will; new ones take afresh
+                state.held = state.stored = state.recorded_unmet = 0
 
     def _kick(self, api: str) -> None:
         with self._lock:
@@ -199,8 +185,8 @@ class InFlight:
 
     async def _sync(self, api: str, state: _Type) -> None:
         """Bring what the store records for this process in line with what it needs —
-        more for callers waiting, fewer once units rest or others want them — until
-        it is in line and nobody waits."""
+        more for callers waiting, fewer once units rest or others want them, and no
+        "wanting" left behind once nobody waits — until it is in line."""
         pause = POLL_FIRST_S
         while True:
             with self._lock:
@@ -216,37 +202,57 @@ class InFlight:
                 if state.share is not None:
                     target = max(state.busy, min(target, state.share))
                 wanting = max(0, want - target)
-                # nothing waits, the store has what this process holds, and no more than its share
-                in_line = target == state.held and not state.waiters and (state.share is None or target <= state.share)
+                # the store has what this process holds and wants, and it keeps no more than its share
+                in_line = (
+                    target == state.held == state.stored
+                    and state.recorded_unmet == wanting
+                    and not state.waiters
+                    and (state.share is None or target <= state.share)
+                )
                 linger = state.idle_since is not None and state.busy < state.held
+                if target < state.held:
+                    # fewer: no caller may take them from now on, before the store hears of it
+                    state.held = target
             if in_line and not linger:
                 return
             if in_line:  # units rest: look again when they have rested long enough
                 await asyncio.sleep(max(0.0, LINGER_S - (now - (state.idle_since or now))) + 0.001)
                 continue
-            limit = self.store.limit(api)
             try:
+                limit = self.store.limit(api)
                 holding = await self._ask(
                     self.store.hold, api, state.limit if limit is None else limit, target, wanting
                 )
             except Exception:  # noqa: BLE001 — the store is out of reach: callers wait, to their deadlines
-                log.warning("calls in flight of %s cannot be counted now (the store is out of reach)", api)
+                self._warn(api)
                 holding = None
             with self._lock:
                 if holding is not None:
-                    state.held = holding.held
+                    # what the store holds now; usable here only up to what was asked
+                    state.stored = holding.held
+                    state.held = min(holding.held, max(target, state.held))
+                    state.recorded_unmet = wanting + max(0, target - holding.held)
                     others = holding.others_wanting
                     state.share = max(1, (limit or state.limit) // (others + 1)) if others else None
                     if state.busy >= state.held:
                         state.idle_since = None
+                else:
+                    state.stored = -1  # unknown until the store answers: ask again
                 before = len(state.waiters)
                 self._grant_locked(state)
-                progressed = holding is not None and len(state.waiters) < before
+                progressed = holding is not None and (len(state.waiters) < before or not state.waiters)
             if progressed:
                 pause = POLL_FIRST_S
                 continue
             await asyncio.sleep(pause)
             pause = min(POLL_MAX_S, pause * 2)
+
+    def _warn(self, api: str) -> None:
+        """One warning a minute per type while the store is out of reach."""
+        now = time.monotonic()
+        if now - self._warned.get(api, -60.0) >= 60.0:
+            self._warned[api] = now
+            log.warning("calls in flight of %s cannot be counted now (the store is out of reach)", api, exc_info=True)
 
     def _spawn(self, coroutine: Any) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -265,9 +271,9 @@ class InFlight:
             with contextlib.suppress(RuntimeError):  # its loop is closed: it is gone with it
                 task.get_loop().call_soon_threadsafe(task.cancel)
         with self._lock:
-            held = {api: (t.held, t.limit) for api, t in self._types.items() if t.held}
+            held = {api: (t.held, t.limit) for api, t in self._types.items() if t.held or t.stored or t.recorded_unmet}
             for state in self._types.values():
-                state.held = 0
+                state.held = state.stored = state.recorded_unmet = 0
         for api, (_, limit) in held.items():
             try:
                 self.store.hold(api, limit, 0, 0)
@@ -275,7 +281,9 @@ class InFlight:
                 log.debug("units of %s could not be given back", api, exc_info=True)
 
 
-def _wake(future: asyncio.Future) -> None:
+def _wake(future: asyncio.Future, lost: Callable[[], None]) -> None:
+    """Resolve a waiter's future, on its own loop; ``lost``: give the unit back if the
+    waiter was cancelled before the grant reached it."""
     loop = future.get_loop()
     try:
         running = asyncio.get_running_loop()
@@ -284,9 +292,11 @@ def _wake(future: asyncio.Future) -> None:
     if running is loop:
         future.set_result(None)
     else:
-        loop.call_soon_threadsafe(_settle_future, future)
+        loop.call_soon_threadsafe(_settle_future, future, lost)
 
 
-def _settle_future(future: asyncio.Future) -> None:
-    if not future.done():
+def _settle_future(future: asyncio.Future, lost: Callable[[], None]) -> None:
+    if future.done():
+        lost()  # cancelled meanwhile: nobody will spend or return this unit
+    else:
         future.set_result(None)

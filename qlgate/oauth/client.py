@@ -14,15 +14,17 @@ import json
 import logging
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
 from .._version import __version__
 from ..errors import QlError
-from ..http.client import HttpClient, HttpRequest
 from .entries import OAuthEntry
 from .errors import TokenRequestFailed
 from .tokens import Token
+
+if TYPE_CHECKING:
+    from ..http.client import HttpClient
 
 log = logging.getLogger("qlgate.oauth")
 
@@ -100,6 +102,8 @@ async def post_form(
     """POST ``form`` to the entry's token endpoint; its JSON answer, or a typed error."""
     in_form = (form.get("refresh_token", ""), form.get("code", ""))
     hidden = tuple(s for s in (*entry.secrets(), *secrets, *in_form) if len(s) >= 4)
+    from ..http.client import HttpRequest
+
     request = HttpRequest(
         "post",
         entry.token_url,

@@ -16,15 +16,17 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config
-from ..http.client import HttpClient
 from .client import fetch_token
 from .entries import OAuthEntry, entries_of, entry_of, parse_entry
 from .errors import AuthConfigError
 from .store import TokenStore
 from .tokens import Token
+
+if TYPE_CHECKING:
+    from ..http.client import HttpClient
 
 MASKED_PER_CREDENTIAL = 4  # the tokens of a credential kept masked: the current one and three before it
 
@@ -33,9 +35,13 @@ class TokenManager:
     """``await manager.access_token("ebay.app")``: a bearer token for that config
     ``auth`` entry. The engine has one (``Engine.credentials``)."""
 
-    def __init__(self, config: Config, http: HttpClient, *, clock: Callable[[], float] = time.time):
+    def __init__(
+        self, config: Config, http: HttpClient | Callable[[], HttpClient], *, clock: Callable[[], float] = time.time
+    ):
+        """``http``: the client tokens are fetched with, or a function that gives it when
+        the first token is fetched (the engine makes its client on first use)."""
         self.config = config
-        self.http = http
+        self._http = http
         self.clock = clock
         self._entries: dict[str, OAuthEntry] = {}
         self._tokens: dict[str, Token] = {}  # by entry name
@@ -44,6 +50,12 @@ class TokenManager:
         self._store: TokenStore | None = None
         self._store_opened = False
         self.requests = 0  # tokens this process asked an endpoint for (tests, ``qlgate auth status``)
+
+    @property
+    def http(self) -> HttpClient:
+        if callable(self._http):
+            self._http = self._http()
+        return self._http
 
     # ------------------------------------------------------------------ what tables and patches use
     def entry(self, name: str) -> OAuthEntry:

@@ -17,10 +17,12 @@ invalid or expired.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UpstreamError
-from ..http.client import HttpResponse
+
+if TYPE_CHECKING:
+    from ..http.client import HttpResponse
 
 EBAY_INVALID_TOKEN = 1001
 _SAYS = ("invalid access token", "invalid token", "token expired", "expired token", "token has expired")

@@ -38,16 +38,16 @@ from typing import Any
 
 from aiohttp import web
 
+from .endpoints import AUTHORIZE_PATH, FINDING_PATH, SHOPPING_PATH, TOKEN_PATH, TRADING_PATH
+from .endpoints import emulator_config as emulator_config  # where it always was
+from .endpoints import rest_auth_config as rest_auth_config
 from .finding import Finding
-from .oauth_server import AUTHORIZE_PATH, DEFAULT_SCOPE, TOKEN_PATH, OAuthServer
+from .oauth_server import OAuthServer
 from .rest_app import RestApp
 from .shopping import Shopping
-from .state import SEED, Marketplace, User
+from .state import Marketplace, User
 from .trading import Trading
 
-FINDING_PATH = "/services/search/FindingService/v1"
-SHOPPING_PATH = "/shopping"
-TRADING_PATH = "/ws/api.dll"
 MAX_RECORDED = 10_000
 SANDBOX: web.AppKey[Sandbox] = web.AppKey("sandbox")
 TOKEN_HEADER = "X-Sandbox-Token"
@@ -277,53 +277,6 @@ class Sandbox:
         app.router.add_get(AUTHORIZE_PATH, self.authorize_handler)
         app.router.add_route("*", "/{api:(?:buy|sell|commerce|developer)/.*}", self.rest.handle)
         return app
-
-
-def emulator_config(base: str) -> dict[str, Any]:
-    """The config that points every eBay table at an emulator at ``base``, with
-    credentials it accepts."""
-    return {
-        "tables": {
-            "ebay": {
-                "finding": {"gateway": f"{base}{FINDING_PATH}", "appname": "TEST-APPNAME"},
-                "shopping": {"gateway": f"{base}{SHOPPING_PATH}", "appid": "TEST-APPID", "version": 765, "siteid": "0"},
-                "trading": {
-                    "gateway": f"{base}{TRADING_PATH}",
-                    "siteid": "0",
-                    "version": "737",
-                    "appname": "TEST-APPNAME",
-                    "devname": "TEST-DEVNAME",
-                    "certname": "TEST-CERTNAME",
-                    "eBayAuthToken": "TEST-TOKEN",
-                },
-                "rest": {"hosts": dict.fromkeys(("api", "apiz", "apix", "apim"), base), "marketplace": "EBAY_US"},
-            }
-        },
-        "auth": rest_auth_config(base),
-    }
-
-
-def rest_auth_config(base: str) -> dict[str, Any]:
-    """Config ``auth`` entries for the emulator's OAuth2 server, with the seed's emulator-only
-    credentials: ``ebay.app`` (application token) and ``ebay.user`` (the seed seller's)."""
-    oauth = json.loads(SEED.read_text(encoding="utf-8")).get("oauth") or {}
-    app, refresh = oauth["applications"][0], oauth["refreshTokens"][0]
-    common = {
-        "tokenUrl": f"{base}{TOKEN_PATH}",
-        "clientId": app["clientId"],
-        "clientSecret": app["clientSecret"],
-    }
-    return {
-        "ebay.app": {"type": "oauth2-client-credentials", **common, "scopes": [DEFAULT_SCOPE]},
-        "ebay.user": {
-            "type": "oauth2-refresh-token",
-            **common,
-            "refreshToken": refresh["token"],
-            "scopes": refresh["scopes"],
-            "authorizeUrl": f"{base}{AUTHORIZE_PATH}",
-            "redirectUri": app["ruName"],
-        },
-    }
 
 
 class RunningSandbox:

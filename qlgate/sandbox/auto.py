@@ -8,11 +8,14 @@ still works."""
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..ebay.environments import resolved_environment, with_endpoints
-from .app import RunningSandbox
+
+if TYPE_CHECKING:
+    from .app import RunningSandbox
+    from .lazy import LazyEmulator
 
 
 def wants_emulator(config: Config) -> bool:
@@ -46,11 +49,23 @@ def merge_config(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def start_if_wanted(config: Config) -> tuple[Config, RunningSandbox | None]:
-    """The config to run with, and the emulator started for it (or None)."""
+async def start_if_wanted(
+    config: Config, *, lazily: bool = False
+) -> tuple[Config, RunningSandbox | LazyEmulator | None]:
+    """The config to run with, and the emulator started for it (or None). ``lazily``:
+    only its address is taken now; the emulator is built when something first
+    connects to it (``lazy.py``: ``qlgate run``, whose script may call no eBay table)."""
     if not wants_emulator(config):
         return with_ebay_endpoints(config), None
-    sandbox = await RunningSandbox().start()
+    sandbox: RunningSandbox | LazyEmulator
+    if lazily:
+        from .lazy import LazyEmulator
+
+        sandbox = await LazyEmulator().start()
+    else:
+        from .app import RunningSandbox
+
+        sandbox = await RunningSandbox().start()
     return Config.from_dict(
         merge_config(config.data, sandbox.config()), env={}, path=config.path, secrets=config.secrets
     ), sandbox

@@ -28,12 +28,12 @@ from urllib.parse import urlencode, urlsplit
 
 from aiohttp import web
 
+from .endpoints import AUTHORIZE_PATH as AUTHORIZE_PATH
+from .endpoints import DEFAULT_SCOPE as DEFAULT_SCOPE
+from .endpoints import TOKEN_PATH as TOKEN_PATH
 from .rest_routes import table
 from .state import SEED, Marketplace
 
-TOKEN_PATH = "/identity/v1/oauth2/token"
-AUTHORIZE_PATH = "/oauth2/authorize"
-DEFAULT_SCOPE = "https://api.ebay.com/oauth/api_scope"
 REFRESH_TTL = 47_304_000  # 18 months, as eBay's
 CODE_TTL = 299
 

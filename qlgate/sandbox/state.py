@@ -11,14 +11,12 @@ import json
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from .catalogue import category_tree, generate
+from .endpoints import SEED as SEED
 from .search import Query, SearchIndex
 from .trading_state import TradingState
-
-SEED = Path(__file__).with_name("seed.json")
 
 # eBay's bid increments by price band (USD)
 INCREMENTS = [

@@ -64,7 +64,12 @@ def build_app(
         workspace = Workspace.of(workspace)
     engine = workspace.engine
     policy = GatewayPolicy.from_config(engine.config.data, disable_q=not enable_q)
-    app = web.Application(client_max_size=policy.max_body_bytes, middlewares=[gateway_middleware])
+    app = web.Application(
+        client_max_size=policy.max_body_bytes,
+        middlewares=[gateway_middleware],
+        # a GET /q carries its script in the URL: room for gateway.maxScriptLength characters
+        handler_args={"max_line_size": policy.max_request_line},
+    )
     app[POLICY] = policy
     app[GATEKEEPER] = Gatekeeper.from_config(engine.config.data, insecure=insecure)
     app[WORKSPACE] = workspace

@@ -34,6 +34,12 @@ class GatewayPolicy:
     q_endpoint: bool = True  # serve /q (``serve --disable-q`` turns off the endpoint only)
     jsonp: bool = False
 
+    @property
+    def max_request_line(self) -> int:
+        """The longest request line read: a ``GET /q?s=…`` of the longest script, each
+        character up to 9 bytes once UTF-8 is percent-encoded (aiohttp's default is 8,190)."""
+        return max(8190, 9 * self.max_script_length + 4096)
+
     @classmethod
     def from_config(cls, config: dict[str, Any], *, disable_q: bool = False) -> GatewayPolicy:
         section = config.get("gateway") or {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 from functools import partial
 from typing import Any
 
@@ -24,8 +25,8 @@ STOP_SECONDS = 40.0
 DESCRIPTION = """Run the HTTP gateway: ad-hoc scripts at /q, every route of the
 routes tree, the describe endpoints, /health, the jobs API and the web console.
 Without gateway.auth in the config it answers loopback clients only and refuses
-a non-loopback --host unless --insecure. --workers N serves from N processes on
-one port; a worker that dies is started again. SIGTERM or Ctrl-C drains
+a non-loopback --host unless --insecure. It serves from one process per CPU core
+on one port (--workers N to choose); a worker that dies is started again. SIGTERM or Ctrl-C drains
 in-flight requests and stops."""
 
 
@@ -35,7 +36,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=3000)
     parser.add_argument("--disable-q", action="store_true", help="do not serve ad-hoc /q scripts")
     parser.add_argument("--disable-console", action="store_true", help="do not serve the web console at /console")
-    parser.add_argument("--workers", type=int, default=1, metavar="N", help="serve from N processes on one port")
+    parser.add_argument(
+        "--workers",
+        type=workers_count,
+        default="auto",
+        metavar="N|auto",
+        help="serve from N processes on one port (default auto: one per CPU core this process may use)",
+    )
     parser.add_argument(
         "--zookeeper",
         metavar="HOST:PORT[,...]",
@@ -46,6 +53,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="without gateway.auth, still serve a non-loopback --host (every client may call)",
     )
+
+
+def workers_count(text: str) -> int:
+    """``--workers``: a whole number from 1, or ``auto`` for one process per core."""
+    if text == "auto":
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not Linux
+            return max(1, os.cpu_count() or 1)
+    if not text.isdigit() or not 1 <= int(text) <= 256:
+        raise argparse.ArgumentTypeError(f"--workers takes a number from 1 to 256 or auto, not {text[:20]!r}")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
             f"refusing to serve on {args.host} without API keys: configure gateway.auth "
             "(see README, Deploying), or pass --insecure to serve every client that can reach it"
         )
-    workers = max(1, int(getattr(args, "workers", 1) or 1))
+    workers = getattr(args, "workers", 1)
+    workers = workers_count(workers) if isinstance(workers, str) else max(1, int(workers or 1))
     if workers == 1:
         run_gateway(args, config)
         return 0

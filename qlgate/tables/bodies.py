@@ -16,16 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import chevron.tokenizer
-import jinja2
-import jinja2.sandbox
-from markupsafe import Markup
 from markupsafe import escape as xml_escape
 
 from ..errors import QlError
 from ..lang.templates import TemplateSyntaxError, parse_template
 from ..values import MISSING, is_scalar, to_text, truthy
 from .files import CodeDirs, read_text
-from .json_body import FILTERS as JSON_FILTERS
 from .params import ParamView
 from .uri_template import format_form
 
@@ -128,54 +124,20 @@ def render_mustache(source: str, context: dict[str, Any], media_type: str) -> st
 # ------------------------------------------------------------------ Jinja2
 
 
-class _Undefined(jinja2.Undefined):
-    """Undefined renders as empty text and is iterable/falsy (EJS-like)."""
+def _bytecode_cache() -> Any:
+    """Jinja's bytecode cache (``jinja_bodies.bytecode_cache``), or None."""
+    from .jinja_bodies import bytecode_cache
 
-    def __str__(self) -> str:
-        return ""
-
-
-def _finalizer(escape: Callable[[str], str]) -> Callable[[Any], Any]:
-    def finalize(value: Any) -> Any:
-        if isinstance(value, Markup):
-            return value
-        if isinstance(value, jinja2.Undefined) or value is None or value is MISSING:
-            return ""
-        return escape(_text(value))
-
-    return finalize
-
-
-@lru_cache(maxsize=1)
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled Jinja2 templates kept between processes, so a CLI run or a gateway
-    start does not compile every body template again (most of loading 500 tables).
-    Jinja's own cache: a directory of this user's, 0700, checked by Jinja; entries
-    are keyed by template file and checked against its source. None (compile each
-    time) when no such directory can be had."""
-    try:
-        return jinja2.FileSystemBytecodeCache()
-    except (OSError, RuntimeError):
-        return None
+    return bytecode_cache()
 
 
 @lru_cache(maxsize=64)
-def _jinja_env(search_path: str, media_type_family: str) -> jinja2.Environment:
-    """The environment of one template folder. It is sandboxed: a template reaches
-    its values' data, never Python internals (``__globals__``, ``__class__``, …), so
-    even a hostile template (one a generator was tricked into writing) runs no code;
-    trying is a TemplateError."""
-    escape = escaper_for(media_type_family)
-    env = jinja2.sandbox.SandboxedEnvironment(
-        loader=jinja2.FileSystemLoader(search_path),
-        autoescape=False,  # escaping is done per media type in finalize
-        finalize=_finalizer(escape),
-        undefined=_Undefined,
-        keep_trailing_newline=True,
-        bytecode_cache=_bytecode_cache(),
-    )
-    env.filters.update(JSON_FILTERS)  # field / json_body: typed JSON bodies (json_body.py)
-    return env
+def _jinja_env(search_path: str, media_type_family: str) -> Any:
+    """The sandboxed Jinja2 environment of one template folder (``jinja_bodies.py``:
+    Jinja2 is imported when a table has a Jinja2 body, not with every table)."""
+    from .jinja_bodies import new_environment
+
+    return new_environment(search_path, escaper_for(media_type_family), _text)
 
 
 def _family(media_type: str) -> str:
@@ -234,6 +196,8 @@ class BodyTemplate:
         elif engine == "mustache":
             _mustache_tree(source)
         else:
+            import jinja2
+
             try:
                 _jinja_env(str(rendered.parent), _family(media_type)).get_template(rendered.name)
             except jinja2.TemplateSyntaxError as e:
@@ -256,6 +220,8 @@ def render_body(
     if engine == "form":
         return format_form(parse_template(source.strip()), view)
     if engine == "jinja" and path is not None:
+        import jinja2
+
         template = _jinja_env(str(path.parent), _family(media_type)).get_template(path.name)
         try:
             return template.render(params=params, config=params.get("config", {}), **extra)

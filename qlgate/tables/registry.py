@@ -8,7 +8,8 @@ suffix is an error listing the candidates.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,8 @@ class LoadProblem:
 
 class TableRegistry:
     """Tables by name with suffix resolution; overlays shadow it per script run."""
+
+    lazy = False  # compiles its tables as they are asked for (tables/index.py)
 
     def __init__(self, tables: Iterable[Table] = (), parent: TableRegistry | None = None):
         self._tables: dict[str, Table] = {}
@@ -74,18 +77,26 @@ class TableRegistry:
             self._suffixes = index
         return self._suffixes
 
+    # what a registry holds itself (not its parent's): a lazily loaded one (tables/index.py)
+    # loads the tables these name on first use
+    def _own(self, name: str) -> Table | None:
+        return self._tables.get(name)
+
+    def _own_by_suffix(self, name: str) -> list[str]:
+        return list(self._suffix_index().get(name, ()))
+
     def find(self, name: str) -> Table | None:
         """Exact name, else a unique suffix; None when unknown; raises when ambiguous."""
-        table = self._tables.get(name)
+        table = self._own(name)
         if table is not None:
             return table
         if self.parent is not None:
-            table = self.parent._tables.get(name)
+            table = self.parent._own(name)
             if table is not None:
                 return table
-        candidates = list(self._suffix_index().get(name, ()))
+        candidates = self._own_by_suffix(name)
         if self.parent is not None:
-            candidates += [c for c in self.parent._suffix_index().get(name, ()) if c not in candidates]
+            candidates += [c for c in self.parent._own_by_suffix(name) if c not in candidates]
         if len(candidates) == 1:
             return self.get(candidates[0])
         if len(candidates) > 1:
@@ -102,11 +113,16 @@ class TableRegistry:
 
 
 def load_tables_dir(
-    directory: str | Path | None, config: Any, *, patch_paths: list[Path] | None = None
+    directory: str | Path | None,
+    config: Any,
+    *,
+    patch_paths: list[Path] | None = None,
+    record: Callable[[Path, FileOutcome], None] | None = None,
 ) -> tuple[TableRegistry, list[LoadProblem]]:
     """Compile every ``*.ql`` file under ``directory``; bad files are reported, not fatal.
     The files a table names resolve beside it, then in ``patch_paths``, and stay inside
-    the tables tree or those paths."""
+    the tables tree or those paths. ``record(file, outcome)`` hears of each file (the
+    table index, ``index.py``)."""
     registry = TableRegistry()
     problems: list[LoadProblem] = []
     if directory is None:
@@ -117,35 +133,66 @@ def load_tables_dir(
     origin_of: dict[str, str] = {}
     shared = CodeDirs.of(patch_paths or (), roots=[root])
     for file in sorted(root.rglob("*.ql")):
-        rel = str(file)
-        try:
-            script = parse(file.read_text(encoding="utf-8"), origin=rel)
-        except QlSyntaxError as e:
-            problems.append(LoadProblem(rel, e.line or 1, e.column or 1, e.message))
+        outcome = compile_file(file, config, shared)
+        if record is not None:
+            record(file, outcome)
+        problems += outcome.problems
+        for create, table in outcome.tables:
+            if create in origin_of:
+                log.warning("table %s in %s replaces the one in %s", create, str(file), origin_of[create])
+            origin_of[create] = str(file)
+            registry.add(table)
+    return registry, problems
+
+
+@dataclass
+class FileOutcome:
+    """One table file read and compiled: the names of the tables it creates, in order
+    (``None`` when it could not be read or parsed), the tables that compiled, and its
+    problems."""
+
+    creates: list[str] | None
+    tables: list[tuple[str, Table]]
+    problems: list[LoadProblem]
+    stat: os.stat_result | None = None  # taken before it was read
+    content: bytes = b""
+
+
+def compile_file(file: Path, config: Any, shared: CodeDirs) -> FileOutcome:
+    """Parse ``file`` and compile its ``create table`` statements. Its text is read as
+    ``Path.read_text`` reads it (UTF-8, universal newlines)."""
+    rel = str(file)
+    stat: os.stat_result | None = None
+    try:
+        stat = os.stat(file)
+        content = file.read_bytes()
+        text = content.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except (OSError, UnicodeDecodeError) as e:
+        return FileOutcome(None, [], [LoadProblem(rel, 1, 1, f"cannot read: {e}")], stat)
+    try:
+        script = parse(text, origin=rel)
+    except QlSyntaxError as e:
+        return FileOutcome(None, [], [LoadProblem(rel, e.line or 1, e.column or 1, e.message)], stat, content)
+    outcome = FileOutcome([], [], [], stat, content)
+    assert outcome.creates is not None
+    for item in script.items:
+        creates = [c for c in getattr(item, "choices", ()) if isinstance(c, ast.CreateTable)]
+        if not creates:
+            log.warning(
+                "%s:%s: statements other than create table are ignored in table files",
+                rel,
+                getattr(getattr(item, "pos", None), "line", 1),
+            )
             continue
-        except (OSError, UnicodeDecodeError) as e:
-            problems.append(LoadProblem(rel, 1, 1, f"cannot read: {e}"))
-            continue
-        for item in script.items:
-            creates = [c for c in getattr(item, "choices", ()) if isinstance(c, ast.CreateTable)]
-            if not creates:
-                log.warning(
-                    "%s:%s: statements other than create table are ignored in table files",
-                    rel,
-                    getattr(getattr(item, "pos", None), "line", 1),
+        for create in creates:
+            outcome.creates.append(create.name)
+            try:
+                dirs = CodeDirs((file.parent, *shared.search), shared.roots)
+                table = compile_table(create, config, dirs, file=rel)
+            except QlError as e:
+                outcome.problems.append(
+                    LoadProblem(rel, e.line or create.pos.line, e.column or create.pos.column, e.message)
                 )
                 continue
-            for create in creates:
-                try:
-                    dirs = CodeDirs((file.parent, *shared.search), shared.roots)
-                    table = compile_table(create, config, dirs, file=rel)
-                except QlError as e:
-                    problems.append(
-                        LoadProblem(rel, e.line or create.pos.line, e.column or create.pos.column, e.message)
-                    )
-                    continue
-                if create.name in origin_of:
-                    log.warning("table %s in %s replaces the one in %s", create.name, rel, origin_of[create.name])
-                origin_of[create.name] = rel
-                registry.add(table)
-    return registry, problems
+            outcome.tables.append((create.name, table))
+    return outcome

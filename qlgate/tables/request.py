@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping as MappingType
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..errors import AuthRejected, InvalidParameter
-from ..http.client import HttpRequest
 from ..lang.templates import Template, interpolate, interpolate_text
 from ..trust import connection_header
 from ..values import MISSING, to_text
@@ -27,6 +26,9 @@ from .model import UNSAFE_IN_HEADER, Mapping, Table
 from .params import ParamView, nest_dotted
 from .patches import HookContext, MutableURI
 from .uri_template import expand, token_value
+
+if TYPE_CHECKING:
+    from ..http.client import HttpRequest
 
 DEFAULT_ACCEPT = "application/json,application/xml,text/csv"
 
@@ -201,6 +203,8 @@ class RequestBuilder:
             except UnicodeEncodeError as e:
                 raise not_unicode(name, "request body", e) from None
             draft.headers.setdefault("content-type", draft.body_type or "application/octet-stream")
+        from ..http.client import HttpRequest  # imported by the first call, not with the engine
+
         return HttpRequest(
             mapping.method, str(draft.uri), draft.headers, data, self.timeout_ms, retry=self.kind == "select"
         )

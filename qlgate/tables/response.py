@@ -10,15 +10,17 @@ caller's script.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Secrets
 from ..errors import TransformError, UpstreamError
-from ..http.client import HttpResponse
-from ..http.codecs import CharsetError, TransformFailure, decode_text, parse_media_type, transform
 from ..lang.paths import resultset as select_resultset
 from .call import CallHooks
 from .params import ParamView
+
+if TYPE_CHECKING:
+    from ..http.client import HttpResponse
+    from ..http.codecs import TransformFailure
 
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
@@ -29,6 +31,9 @@ async def read_answer(
     """The result set of one answer, or a typed error: ``UpstreamError`` for a status
     outside 2xx, ``TransformError`` for a body that cannot be read as its type.
     ``mask_echoes``: mask secrets inside the answer itself (a caller's script reads it)."""
+    # the codecs (lxml among them) are imported by the first answer, not with the engine
+    from ..http.codecs import CharsetError, TransformFailure, decode_text, parse_media_type, transform
+
     mapping, name = hooks.mapping, hooks.table.name
     has_patch = hooks.patch is not None  # most tables have no patch: one test for all five hooks
     headers = response.headers

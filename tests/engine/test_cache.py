@@ -85,6 +85,9 @@ async def test_a_reader_takes_no_answer_older_than_its_own_expires(upstream, eng
     assert calls(upstream) == 3
     await run(engine, SCRIPT.format(table="c.item"))  # just stored: fresh for the table too
     assert calls(upstream) == 3
+    await asyncio.sleep(1.1)  # the statement's "expires 1" bounded its read, not the table's entry
+    await run(engine, SCRIPT.format(table="c.item"))
+    assert calls(upstream) == 3
 
 
 async def test_non_2xx_not_cached_unless_negative(upstream, engine_for):

@@ -4,6 +4,7 @@ that counts its own calls in flight (``tests/jobs/observer.py``)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -67,15 +68,57 @@ async def test_a_type_without_limits_is_not_held(engine, records, observer):
     assert observer.max_in_flight["partner.a"] == 8
 
 
-async def test_a_call_that_cannot_get_through_in_its_time_is_a_429_naming_its_type(engine, records):
-    records.set_limit("partner.a", 0)
+async def test_a_call_that_cannot_get_through_in_its_time_is_a_429_naming_its_type(engine, records, observer):
+    records.set_limit("partner.a", 1)
+    slow = asyncio.create_task(engine.execute(fan_out(1, 1500, "slow")))
+    while observer.in_flight["partner.a"] < 1:
+        await asyncio.sleep(0.02)
     began = time.monotonic()
     with pytest.raises(LimitExceeded) as caught:
         await engine.execute('return select * from partner.a.call where ms = "1" and job = "x" timeout 300')
-    assert 0.25 < time.monotonic() - began < 2
+    assert 0.25 < time.monotonic() - began < 3
     error = caught.value
     assert error.status == 429 and error.details["api"] == "partner.a" and error.details["limit"] == "inFlight"
     assert error.details["retry_after"] >= 1 and "partner.a" in error.message
+    await slow
+
+
+async def test_a_paused_type_refuses_at_once(engine, records, observer):
+    records.set_limit("partner.a", 0)
+    began = time.monotonic()
+    with pytest.raises(LimitExceeded, match="paused"):
+        await engine.execute(fan_out(1, 1))
+    assert time.monotonic() - began < 0.5 and observer.calls["partner.a"] == 0
+
+
+async def test_a_callers_own_table_counts_against_the_types_of_its_host(engine, records, observer):
+    """A caller cannot walk around partner.a's limit by naming a table of its own."""
+    from qlgate.trust import Trust
+
+    records.set_limit("partner.a", 1)
+    trust = Trust.for_callers(engine.config.data, engine.tables.tables())
+    script = (
+        f'create table mine.t on select get from "{observer.base}/call?type=mine&ms=200&job={{id}}";\n'
+        'return select * from mine.t where id in ("1", "2", "3", "4");'
+    )
+    await engine.execute(script, trust=trust)
+    assert observer.calls["mine"] == 4 and observer.max_in_flight["mine"] == 1
+
+
+async def test_a_job_waiting_for_midnight_holds_no_call_in_flight(engine, records, observer):
+    """A spent daily quota: a job's call waits for midnight without holding one of the
+    type's calls in flight, and a caller's call is told at once that the quota is spent."""
+    records.set_limit("partner.a", 1)
+    records.set_rate("partner.a", Rate(1, "day"))
+    await engine.execute(fan_out(1, 1, "first"))
+    waiting = asyncio.create_task(engine.limits.acquire("partner.a.call", patient=True))
+    await asyncio.sleep(0.3)
+    began = time.monotonic()
+    with pytest.raises(LimitExceeded) as caught:
+        await engine.execute(fan_out(1, 1, "second"))
+    assert time.monotonic() - began < 0.5 and caught.value.details["limit"] == "rate"
+    assert not waiting.done()
+    waiting.cancel()
 
 
 async def test_a_spent_daily_quota_fails_at_once_until_midnight(engine, records, observer):

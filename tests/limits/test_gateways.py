@@ -107,7 +107,14 @@ def test_a_per_second_rate_and_a_limit_hold_across_gateways_on_zookeeper(setup, 
     try:
         assert http("PUT", f"{a}/rates/partner.a", "5/s")[0] == 200
         assert http("PUT", f"{b}/limits/partner.b", {"limit": 2})[0] == 200
-        time.sleep(0.5)  # the watches bring both records to the other gateway
+        deadline = time.monotonic() + 10
+        while True:  # the watches bring both records to the other gateway
+            seen = [http("GET", f"{base}/rates")[2].get("partner.a") for base in (a, b)]
+            limits = [http("GET", f"{base}/limits")[2].get("partner.b", {}).get("limit") for base in (a, b)]
+            if all(seen) and limits == [2, 2]:
+                break
+            assert time.monotonic() < deadline, (seen, limits)
+            time.sleep(0.05)
         with ThreadPoolExecutor(20) as pool:
             rated = pool.map(lambda i: query((a, b)[i % 2], call(1, f"r{i}")), range(20))
             held = pool.map(lambda i: query((a, b)[i % 2], call(150, f"h{i}", "b")), range(8))

@@ -37,7 +37,7 @@ import re
 import threading
 import time
 
-from kazoo.client import KazooClient
+from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError, RolledBackError
 
 from ..model import JobError
@@ -62,6 +62,9 @@ class ZkTokens:
         self.clock = ServerClock()
         self._rates: dict[str, Rate] = {}
         self._lock = threading.Lock()
+        # an expired session fires the watches while it cannot read: read again, and watch
+        # again, each time the client is connected anew
+        client.add_listener(lambda state: self._changed() if state == KazooState.CONNECTED else None)
         self._reload()
 
     # ------------------------------------------------------------------ rates (cached, watched)

@@ -26,7 +26,7 @@ import socket
 import threading
 import uuid
 
-from kazoo.client import KazooClient
+from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError
 
 from ...limits.inflight import Holding, settle
@@ -45,6 +45,9 @@ class ZkUnits:
         client.ensure_path(self.layout.limits)
         self._limits: dict[str, int] = {}
         self._lock = threading.Lock()
+        # an expired session fires the watches while it cannot read: read again, and watch
+        # again, each time the client is connected anew
+        client.add_listener(lambda state: self._changed() if state == KazooState.CONNECTED else None)
         self._reload()
 
     @property
