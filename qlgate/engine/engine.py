@@ -331,6 +331,8 @@ class Engine:
         return await self.credentials.access_token(name)
 
     async def close(self) -> None:
+        if self.limits is not None:
+            self.limits.stop_background()  # what its store holds goes back with close_limits
         await self.responses.close()
         if self._http is not None:
             await self._http.close()

@@ -178,6 +178,12 @@ class CallLimits:
                         entry["leftToday"] = left(api, rate.window(time.time()))
         return out
 
+    def stop_background(self) -> None:
+        """Cancel the work under way for this process's share (on its own loop): the
+        engine is closing, and its loop may close after it."""
+        if self.inflight is not None:
+            self.inflight.stop_background()
+
     def close(self) -> None:
         """Units and tokens in hand go back to the store (blocking)."""
         if self.inflight is not None:

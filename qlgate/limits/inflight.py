@@ -265,11 +265,15 @@ class InFlight:
             return await asyncio.to_thread(method, *args)
         return method(*args)
 
-    def give_back_all(self) -> None:
-        """Units in hand go back (closing): a blocking call, from any thread."""
+    def stop_background(self) -> None:
+        """Cancel the syncs under way, from any thread."""
         for task in list(self._tasks):
             with contextlib.suppress(RuntimeError):  # its loop is closed: it is gone with it
                 task.get_loop().call_soon_threadsafe(task.cancel)
+
+    def give_back_all(self) -> None:
+        """Units in hand go back (closing): a blocking call, from any thread."""
+        self.stop_background()
         with self._lock:
             held = {api: (t.held, t.limit) for api, t in self._types.items() if t.held or t.stored or t.recorded_unmet}
             for state in self._types.values():
