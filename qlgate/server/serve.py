@@ -98,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
             emulator.join(5)
 
 
+_EMULATED = {"ebay": {"environment": "emulator"}}
+
+
 def _shared_emulator(config: Any) -> tuple[Any, Any]:
     """When the config wants the eBay emulator: one process of it for every
     worker, so they all see the same marketplace, and the config pointed at it."""
@@ -112,7 +115,8 @@ def _shared_emulator(config: Any) -> tuple[Any, Any]:
         return with_ebay_endpoints(config), None
     port = free_port()
     config = Config.from_dict(
-        merge_config(config.data, emulator_config(f"http://127.0.0.1:{port}")),
+        # the workers see an eBay already set up, as the emulator (the banner says so)
+        merge_config(merge_config(config.data, emulator_config(f"http://127.0.0.1:{port}")), _EMULATED),
         env={},
         secrets=config.secrets,
         path=config.path,

@@ -135,4 +135,8 @@ def _log_ebay_environment(data: dict[str, Any]) -> None:
     except QlError:
         return
     hosts = ((data.get("tables") or {}).get("ebay") or {}).get("rest", {}).get("hosts") or {}
-    log.info("eBay tables talk to eBay's %s (%s)", environment, hosts.get("api", "REST hosts not set"))
+    where = hosts.get("api", "REST hosts not set")
+    if environment == "emulator":
+        log.info("eBay tables use the built-in emulator at %s (shared by the gateway processes)", where)
+    else:
+        log.info("eBay tables talk to eBay's %s (%s)", environment, where)

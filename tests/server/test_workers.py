@@ -48,6 +48,8 @@ def test_two_workers_share_the_port_and_one_emulator():
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0
+    # the workers' banner says it is the shared emulator, not eBay's production
+    assert "eBay tables use the built-in emulator at http://127.0.0.1:" in proc.stderr.read()
 
 
 def children(pid: int) -> set[int]:
