@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from gateway import free_port, load, wait  # noqa: E402
+from gateway import free_port, load, serve_command, stop_all, wait  # noqa: E402
 
 SCRIPT = (
     "select itemId as itemId, title as title, price.value as price, condition as condition, "
@@ -92,22 +92,9 @@ def main() -> None:
         config = json.loads(config_file.read_text())
         procs.append(
             subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "qlgate",
-                    "serve",
-                    "--tables",
-                    str(ROOT / "tables"),
-                    "--routes",
-                    str(ROOT / "routes"),
-                    "--config",
-                    str(config_file),
-                    "--port",
-                    str(gateway_port),
-                    "--workers",
-                    str(args.workers),
-                ],
+                serve_command(
+                    gateway_port, config_file, tables=ROOT / "tables", routes=ROOT / "routes", workers=args.workers
+                ),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -140,9 +127,7 @@ def main() -> None:
                 flush=True,
             )
     finally:
-        for proc in reversed(procs):
-            proc.terminate()
-            proc.wait(10)
+        stop_all(procs[::-1])
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -26,7 +26,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -38,7 +37,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from gateway import free_port  # noqa: E402
+from gateway import free_port, serve_command, stop_all  # noqa: E402
+
+from qlgate.cache.redisserver import LocalRedis, RedisUnavailable  # noqa: E402
 
 TABLE = (
     "create table bench.search on select get from \"{config.base}/search?q={q}&ms={config.delay}\" resultset 'items'"
@@ -174,44 +175,12 @@ def summary(rounds: list[dict]) -> str:
 # ------------------------------------------------------------------ processes
 
 
-def start_redis(directory: Path) -> tuple[subprocess.Popen | None, str]:
-    binary = shutil.which("redis-server") or (
-        "/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None
-    )
-    if binary is None:
-        return None, "redis-server is not installed (sh .ci/install-system-packages): Redis skipped"
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            binary,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(directory),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                if proc.poll() is None:  # ours, not another process that took the port first
-                    return proc, f"redis://127.0.0.1:{port}/0"
-                break
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.05)
-    proc.kill()
-    proc.wait(5)
-    return None, "redis-server did not start: Redis skipped"
+def start_redis(directory: Path) -> tuple[LocalRedis | None, str]:
+    try:
+        server = LocalRedis(directory).start()
+    except RedisUnavailable as error:
+        return None, f"{error}: Redis skipped"
+    return server, server.url
 
 
 def start_gateway(work: Path, name: str, config: dict) -> tuple[subprocess.Popen, str]:
@@ -222,21 +191,13 @@ def start_gateway(work: Path, name: str, config: dict) -> tuple[subprocess.Popen
     for _ in range(3):
         port = free_port()
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "qlgate",
-                "serve",
-                "--tables",
-                str(work / "tables"),
-                "--routes",
-                str(work / "routes"),
-                "--config",
-                str(work / f"{name}.json"),
-                "--port",
-                str(port),
-                "--disable-console",
-            ],
+            serve_command(
+                port,
+                work / f"{name}.json",
+                tables=work / "tables",
+                routes=work / "routes",
+                extra=("--disable-console",),
+            ),
             cwd=work,
             env={**os.environ, "PYTHONPATH": path, "QLGATE_JOBS_DATABASE": str(work / f"{name}-jobs.sqlite")},
             stdout=subprocess.DEVNULL,
@@ -252,18 +213,8 @@ def start_gateway(work: Path, name: str, config: dict) -> tuple[subprocess.Popen
             except OSError:
                 pass
             time.sleep(0.1)
-        stop(proc)
+        stop_all([proc])
     raise SystemExit(f"the {name} gateway did not start")
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
 
 
 # ------------------------------------------------------------------ main
@@ -305,15 +256,14 @@ def main() -> None:
     (work / "tables" / "bench.ql").write_text(TABLE)
     (work / "routes" / "search.ql").write_text(ROUTE)
     procs: list[subprocess.Popen] = []
+    redis: LocalRedis | None = None
     try:
         upstream = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--upstream"], stdout=subprocess.PIPE, text=True
         )
         procs.append(upstream)
         base = f"http://127.0.0.1:{int(upstream.stdout.readline())}"
-        redis, redis_url = start_redis(work)
-        if redis is not None:
-            procs.append(redis)
+        redis, redis_url = start_redis(work / "redis")
         configs = [("cache off", {"backend": "none"}), ("memory", {"backend": "memory"})]
         if redis is not None:
             configs.append(("redis", {"url": redis_url}))
@@ -337,14 +287,15 @@ def main() -> None:
                     r["calls"] = upstream_calls(base) - before
                     rounds.append(r)
                 finally:
-                    stop(proc)
+                    stop_all([proc])
                     procs.remove(proc)
             print(f"  {name:10} {summary(rounds)}", flush=True)
         if redis is None:
             print(f"  {'redis':10} {redis_url}", flush=True)
     finally:
-        for proc in reversed(procs):
-            stop(proc)
+        stop_all(procs[::-1])
+        if redis is not None:
+            redis.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 

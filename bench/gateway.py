@@ -49,6 +49,31 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def serve_command(
+    port: int, config: Path, *, tables: Path, routes: Path | None = None, workers: int = 1, extra: tuple = ()
+) -> list[str]:
+    """``qlgate serve`` as the benches start it: one worker unless asked (``serve``'s own
+    default follows the machine's cores, and a figure must say how many served)."""
+    command = [sys.executable, "-m", "qlgate", "serve", "--port", str(port), "--workers", str(workers)]
+    command += ["--tables", str(tables), "--config", str(config)]
+    if routes is not None:
+        command += ["--routes", str(routes)]
+    return [*command, *extra]
+
+
+def stop_all(procs: list[subprocess.Popen]) -> None:
+    """SIGTERM to every process a bench started, then SIGKILL to any still running."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
 def wait(url: str, timeout: float = 20) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -142,22 +167,9 @@ def run_at_delay(base: str, delay: int, args: argparse.Namespace) -> None:
     gw_port, proxy_port = free_port(), free_port()
     procs = [
         subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "qlgate",
-                "serve",
-                "--tables",
-                str(work / "tables"),
-                "--routes",
-                str(work / "routes"),
-                "--config",
-                str(work / "config.json"),
-                "--port",
-                str(gw_port),
-                "--workers",
-                str(args.workers),
-            ],
+            serve_command(
+                gw_port, work / "config.json", tables=work / "tables", routes=work / "routes", workers=args.workers
+            ),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         ),
@@ -197,10 +209,7 @@ def run_at_delay(base: str, delay: int, args: argparse.Namespace) -> None:
                     flush=True,
                 )
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.wait(10)
+        stop_all(procs)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from gateway import free_port, load, wait  # noqa: E402
+from gateway import free_port, load, serve_command, stop_all, wait  # noqa: E402
 
 TABLES = 'create table bench.details on select get from "{config.base}/details?id={id}"\n'
 
@@ -38,18 +38,7 @@ def gateway(base: str, limited: bool) -> tuple[subprocess.Popen, str, Path]:
     (work / "config.json").write_text(json.dumps({"base": base, "jobs": {"database": str(work / "jobs.sqlite")}}))
     port = free_port()
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "qlgate",
-            "serve",
-            "--port",
-            str(port),
-            "--tables",
-            str(work / "tables"),
-            "--config",
-            str(work / "config.json"),
-        ],
+        serve_command(port, work / "config.json", tables=work / "tables"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -112,11 +101,7 @@ def main() -> None:
             f"ratio {limited_rps / plain_rps:.3f} (cost {1 - limited_rps / plain_rps:+.1%})"
         )
     finally:
-        for proc in procs:
-            proc.terminate()
-            proc.wait(10)
-        upstream.terminate()
-        upstream.wait(10)
+        stop_all([*procs, upstream])
 
 
 if __name__ == "__main__":

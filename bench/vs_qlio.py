@@ -40,7 +40,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from gateway import free_port, wait  # noqa: E402
+from gateway import free_port, serve_command, stop_all, wait  # noqa: E402
 
 # The peer's three tables (shared/peers/qlio/tables) in qlgate's syntax, the base from config.
 QLGATE_TABLES = """\
@@ -135,18 +135,6 @@ def build_peer(peer_src: Path, peer_dir: Path) -> None:
     print(f"peer: built in {time.monotonic() - started:.1f} s", flush=True)
 
 
-def stop(procs: list[subprocess.Popen]) -> None:
-    for proc in procs:
-        if proc.poll() is None:
-            proc.terminate()
-    for proc in procs:
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=2)
@@ -181,7 +169,7 @@ def main() -> None:
         build_peer(peer_src, peer_dir)
         run(args, scripts, peer_src, peer_dir, work, procs)
     finally:
-        stop(procs)
+        stop_all(procs)
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -230,22 +218,7 @@ def run(args, scripts, peer_src: Path, peer_dir: Path, work: Path, procs: list[s
     (work / "config.json").write_text(json.dumps({"base": base}))
     qlgate_port = free_port()
     qlgate = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "qlgate",
-            "serve",
-            "--tables",
-            str(work / "tables"),
-            "--routes",
-            str(work / "routes"),
-            "--config",
-            str(work / "config.json"),
-            "--port",
-            str(qlgate_port),
-            "--workers",
-            "1",
-        ],
+        serve_command(qlgate_port, work / "config.json", tables=work / "tables", routes=work / "routes"),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

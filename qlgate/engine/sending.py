@@ -157,7 +157,7 @@ class Sender:
         must be waited for again (a per-second token may be spent only at once)."""
         limits, fence = self.limits, self.call_gate
         ready = getattr(fence, "ready_now", None)
-        apis = self.limit_types(table, request.url) if self.limit_types is not None else None
+        apis = self.limit_types(table, request.url) if limits is not None and self.limit_types is not None else None
         ticket = None
         try:
             while True:

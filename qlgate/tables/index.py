@@ -39,7 +39,7 @@ from typing import Any
 from .._version import __version__
 from .files import CodeDirs
 from .model import Table
-from .registry import FileOutcome, LoadProblem, TableRegistry, compile_file, load_tables_dir
+from .registry import FileOutcome, LoadProblem, TableRegistry, compile_file, load_tables_dir, suffix_map
 
 log = logging.getLogger("qlgate.tables")
 
@@ -276,12 +276,7 @@ class IndexedRegistry(TableRegistry):
     # the names the index knows; which of them compile is learnt on use
     def _index_suffixes(self) -> dict[str, list[str]]:
         if self._known_suffixes is None:
-            suffixes: dict[str, list[str]] = {}
-            for name in self._defined:
-                parts = name.split(".")
-                for i in range(1, len(parts)):
-                    suffixes.setdefault(".".join(parts[i:]), []).append(name)
-            self._known_suffixes = suffixes
+            self._known_suffixes = suffix_map(self._defined)
         return self._known_suffixes
 
     def _own(self, name: str) -> Table | None:

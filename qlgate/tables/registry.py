@@ -36,6 +36,18 @@ class LoadProblem:
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
 
 
+def suffix_map(names: Iterable[str]) -> dict[str, list[str]]:
+    """Each dotted suffix of the names (``browse.search``, ``search`` of
+    ``ebay.buy.browse.search``) → the names that end with it: how a table is found
+    by the end of its name."""
+    suffixes: dict[str, list[str]] = {}
+    for name in names:
+        parts = name.split(".")
+        for i in range(1, len(parts)):
+            suffixes.setdefault(".".join(parts[i:]), []).append(name)
+    return suffixes
+
+
 class TableRegistry:
     """Tables by name with suffix resolution; overlays shadow it per script run."""
 
@@ -69,12 +81,7 @@ class TableRegistry:
 
     def _suffix_index(self) -> dict[str, list[str]]:
         if self._suffixes is None:
-            index: dict[str, list[str]] = {}
-            for name in self._tables:
-                parts = name.split(".")
-                for i in range(1, len(parts)):
-                    index.setdefault(".".join(parts[i:]), []).append(name)
-            self._suffixes = index
+            self._suffixes = suffix_map(self._tables)
         return self._suffixes
 
     # what a registry holds itself (not its parent's): a lazily loaded one (tables/index.py)

@@ -24,7 +24,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.cache.conftest import free_port
+from qlgate.ports import free_port
 from tests.conftest import Reply
 
 ROOT = Path(__file__).resolve().parents[2]

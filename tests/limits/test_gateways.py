@@ -5,29 +5,15 @@ the partner's own count (``tests/jobs/observer.py``)."""
 
 from __future__ import annotations
 
-import json
 import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
-
 from qlgate.jobs.slots import busiest_window
-from tests.jobs.observer import TABLES
 from tests.sandbox.test_cli import stop
 from tests.server.test_jobs_api import http, serve
-
-
-@pytest.fixture
-def setup(tmp_path, observer):
-    (tmp_path / "tables").mkdir()
-    (tmp_path / "tables" / "partner.ql").write_text(TABLES)
-    (tmp_path / "routes").mkdir()
-    (tmp_path / "config.json").write_text(
-        json.dumps({"base": observer.base, "jobs": {"database": str(tmp_path / "jobs.sqlite"), "slots": 2}})
-    )
-    return tmp_path
+from tests.server.test_jobs_api import setup as setup  # a fixture: partner tables, an embedded job database
 
 
 def query(base: str, script: str, diagnostics: bool = False) -> tuple[int, dict, object]:
