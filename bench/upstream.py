@@ -6,7 +6,7 @@ bare asyncio protocol speaking keep-alive HTTP/1.1.
 ``/details`` with one small object; ``?ms=N`` delays any answer by N milliseconds
 (a timer, not a sleeping task; ``/slow`` defaults to 20). Prints its port on stdout.
 
-    python bench/upstream.py
+    python bench/upstream.py [--tls CERT_CHAIN KEY]
 """
 
 from __future__ import annotations
@@ -85,7 +85,13 @@ class Upstream(asyncio.Protocol):
 
 async def main() -> None:
     loop = asyncio.get_running_loop()
-    server = await loop.create_server(Upstream, "127.0.0.1", 0, backlog=2048)
+    context = None
+    if sys.argv[1:2] == ["--tls"]:
+        import ssl
+
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+    server = await loop.create_server(Upstream, "127.0.0.1", 0, backlog=2048, ssl=context)
     print(server.sockets[0].getsockname()[1], flush=True)
     await server.serve_forever()
 

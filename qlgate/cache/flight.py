@@ -59,7 +59,9 @@ class SingleFlight(Generic[T]):
                 self._waiters[task] = left
             else:
                 self._waiters.pop(task, None)
-        return self._copier(result), shared
+        # the last waiter to resume may keep the original: every other one took its copy
+        # already, and the call, done, is no longer found by a newcomer (``_forget``)
+        return (self._copier(result) if left else result), shared
 
     def _forget(self, key: object, task: asyncio.Task[T]) -> None:
         if self._tasks.get(key) is task:

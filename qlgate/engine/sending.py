@@ -82,7 +82,10 @@ class Sender:
         and a GET or HEAD with a ``plan`` goes through the engine's response cache."""
         if not coalesce:
             return await self._send_recorded(request, table, delays)
-        key = (request.method, request.url, tuple(sorted(request.headers.items())), request.body, occurrence)
+        if plan is not None and plan.key.startswith("r:"):
+            key: tuple = (plan.key, occurrence)  # what is sent, hashed already: no second key to build
+        else:
+            key = (request.method, request.url, tuple(sorted(request.headers.items())), request.body, occurrence)
         future = self._inflight.get(key)
         if future is not None:
             self.diagnostics.coalesced += 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Callable
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ..cache.keys import IDEMPOTENT, PROCESS_KEY, caller_credentials, credential_stand_in, hook_key, request_key
@@ -51,6 +52,7 @@ class TableCall:
     ):
         mapping = mapping_for(table, kind)
         self.run, self.table, self.mapping, self.kind = run, table, mapping, kind
+        self._literal_headers: list[str] | None = None  # headers the table writes literally (``_cache_plan``)
         self.params = call_params(mapping, params, limit=limit, offset=offset)
         self.project = project
         settings = run.settings
@@ -201,7 +203,8 @@ class TableCall:
             return None
         run, hooks, table = self.run, self.hooks, self.table
         expires = self._expires()
-        tokens = {self._stand_in(name): run.credentials.current(name) or "" for name in hooks.credentials_used}
+        used = hooks.credentials_used
+        tokens = {self._stand_in(name): run.credentials.current(name) or "" for name in used} if used else {}
         rid_header = run.settings.request_id_header
         key = request_key(request, request_id_header=rid_header, request_id=run.request_id, credential_tokens=tokens)
         mask = run.secrets.mask
@@ -224,8 +227,12 @@ class TableCall:
             return CachePlan(chosen_key, expires, occurrence=occurrence, mask=mask, keep=self.mapping.expires or None)
         # a header written literally is the deployer's, in a deployer's table only: a
         # caller's inline table writes what it likes
-        literal = [] if table.by_caller else [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
-        deployer = [*run.secrets.values, *(t for t in tokens.values() if t)]
+        literal = self._literal_headers
+        if literal is None:  # once per statement, not per call
+            literal = self._literal_headers = (
+                [] if table.by_caller else [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
+            )
+        deployer = chain(run.secrets.values, tokens.values())  # read only when a name looks like a credential
         storable = not caller_credentials(request, deployer_values=deployer, literal_headers=literal)
         return CachePlan(
             key, expires, storable=storable, occurrence=occurrence, mask=mask, keep=self.mapping.expires or None

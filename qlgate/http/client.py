@@ -1,11 +1,15 @@
-"""Outbound HTTP: one pooled aiohttp session per engine.
+"""Outbound HTTP: one connection pool per engine, our own HTTP/1.1 on asyncio.
 
-aiohttp rather than httpx because fan-out is the hot path: on this machine an
-httpx client took 21–28 s for 10,000 loopback GETs at concurrency 100 where
-aiohttp took 0.84 s. Redirects, the idle timeout, the response size cap and
-content decoding are done here so they follow the spec (§10.6, §10.7) exactly.
-Config ``proxy`` (``proxy.py``) is decided here per hop: each URL, a redirect's
-too, goes through the proxy its scheme and host call for, or directly.
+Fan-out is the hot path, and its cost was the HTTP machinery: aiohttp's client spent
+about 110 µs of CPU per call, httpx 2 ms, where an asyncio protocol with ``httptools``'
+parser spends under 20 (``bench/http_clients.py`` measures them side by side). So the
+wire is ours: ``wire.py`` (one connection, the parser, timeouts, caps, framings),
+``pool.py`` (keep-alive per origin, TLS, CONNECT tunnels), ``head.py`` (the request's
+bytes). This module adds what spans hops: redirects with the per-hop allow-list
+(``check_url``) and credentials dropped across origins, one retry for reads, content
+decoding, and the errors callers see (§10.6, §10.7). Config ``proxy`` (``proxy.py``)
+is decided per hop: each URL, a redirect's too, goes through the proxy its scheme
+and host call for, or directly.
 """
 
 from __future__ import annotations
@@ -16,13 +20,17 @@ import time
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from urllib.parse import urljoin, urlsplit
 
-import aiohttp
-
 from ..errors import UpstreamTimeout, UpstreamUnavailable
+from .head import BadUrl, serialise, split_url
+from .pool import Pool, ProxyRefused, _ProxyUnreachable
 from .proxy import ProxyServer, ProxySettings
+from .wire import WireError, WireTimeout
+
+# methods a request may be sent again for when a reused keep-alive connection turns out
+# to have been closed by the server before it read anything (RFC 9110 §9.2.2)
+_IDEMPOTENT = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS"})
 
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 MAX_REDIRECTS = 10
@@ -82,28 +90,6 @@ def _decode_content(body: bytes, encoding: str, limit: int, url: str) -> bytes:
     return out + decoder.flush()
 
 
-# aiohttp adds an Accept, Accept-Encoding and User-Agent of its own to a request
-# that lacks one, and being told not to (skip_auto_headers) costs it a sort and
-# two header copies per request. The engine's requests carry all three unless a
-# patch took one away, and only then is aiohttp told.
-_AUTO_HEADERS = ("accept", "accept-encoding", "user-agent")
-
-
-def _skip_auto_headers(request: HttpRequest) -> tuple[str, ...] | None:
-    headers = request.headers
-    missing = tuple(name for name in _AUTO_HEADERS if name not in headers)
-    if request.body is not None and "content-type" not in headers:
-        missing += ("content-type",)
-    return missing or None
-
-
-@lru_cache(maxsize=64)
-def _idle_timeout(ms: int) -> aiohttp.ClientTimeout:
-    """An idle timeout (connect and every read), not a total deadline (§10.6)."""
-    seconds = max(ms, 1) / 1000
-    return aiohttp.ClientTimeout(total=None, sock_connect=seconds, sock_read=seconds, connect=seconds)
-
-
 class HttpClient:
     """Sends ``HttpRequest``s over a shared keep-alive connection pool."""
 
@@ -124,32 +110,23 @@ class HttpClient:
         # the config's secrets (``Secrets.values``), read at each redirect: a header that holds
         # one does not follow a redirect to another origin either
         self.secrets = secrets
-        self._session: aiohttp.ClientSession | None = None
+        self._pool: Pool | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def _ensure_session(self) -> aiohttp.ClientSession:
+    @property
+    def pool(self) -> Pool:
+        """The connections of the running loop (a pool belongs to one loop: a client
+        used from another, as tests and ``qlgate run`` do, gets a fresh one)."""
         loop = asyncio.get_running_loop()
-        if self._session is None or self._session.closed or self._loop is not loop:
-            connector = aiohttp.TCPConnector(
-                limit=self.pool_size,
-                limit_per_host=0,
-                ttl_dns_cache=300,
-                keepalive_timeout=30,
-                ssl=self.ssl_context if self.ssl_context is not None else True,
-            )
-            self._session = aiohttp.ClientSession(
-                connector=connector,
-                auto_decompress=False,
-                cookie_jar=aiohttp.DummyCookieJar(),
-                timeout=aiohttp.ClientTimeout(total=None),
-            )
+        if self._pool is None or self._loop is not loop:
+            self._pool = Pool(limit=self.pool_size, keepalive=30.0, ssl_context=self.ssl_context)
             self._loop = loop
-        return self._session
+        return self._pool
 
     async def close(self) -> None:
-        if self._session is not None and not self._session.closed:
-            await self._session.close()
-        self._session = None
+        if self._pool is not None:
+            self._pool.close()
+        self._pool = None
 
     async def send(self, request: HttpRequest) -> HttpResponse:
         """Send with redirects (GET/HEAD), one retry for reads on network failure."""
@@ -222,79 +199,76 @@ class HttpClient:
     async def _send_once(
         self, request: HttpRequest, url: str, send_headers: dict[str, str] | None = None
     ) -> HttpResponse:
-        session = self._ensure_session()
-        timeout = _idle_timeout(request.timeout_ms)
-        limit = self.max_response_bytes
+        method = request.method.upper()
         headers = request.headers if send_headers is None else send_headers
+        limit = self.max_response_bytes
         proxy = self.proxy.for_url(url) if self.proxy is not None else None
-        proxy_headers = None
-        if proxy is not None and proxy.authorization is not None:
-            # to the proxy only: on CONNECT for HTTPS (the origin, inside the tunnel, never
-            # sees it); on the absolute-form request for HTTP, which the proxy strips (hop-by-hop)
-            if url[:6].lower() == "https:":
-                proxy_headers = {"Proxy-Authorization": proxy.authorization}
-            else:
-                headers = {**headers, "proxy-authorization": proxy.authorization}
-        started = time.perf_counter()
         try:
-            async with session.request(
-                request.method.upper(),
-                url,
-                headers=headers,
-                data=request.body,
-                timeout=timeout,
-                allow_redirects=False,
-                skip_auto_headers=_skip_auto_headers(request),
-                proxy=proxy.url if proxy is not None else None,
-                proxy_headers=proxy_headers,
-            ) as resp:
-                if proxy is not None and resp.status == 407:  # the proxy's answer, not the origin's
-                    raise _proxy_refused(proxy, request.method.upper(), url, 407, resp.reason or "")
-                declared = resp.content_length
-                if declared is not None and declared > limit:
-                    raise UpstreamUnavailable(
-                        f"response from {url} is {declared} bytes, over the {limit}-byte limit", uri=url
-                    )
-                if declared is not None:
-                    raw = await resp.read()
-                else:
-                    chunks, size = [], 0
-                    async for chunk in resp.content.iter_chunked(65536):
-                        size += len(chunk)
-                        if size > limit:
-                            raise UpstreamUnavailable(f"response from {url} exceeds the {limit}-byte limit", uri=url)
-                        chunks.append(chunk)
-                    raw = b"".join(chunks)
-                answer_headers = {k.lower(): v for k, v in resp.headers.items()}
-                status = resp.status
-        except TimeoutError:
-            via = f" (via proxy {proxy.url})" if proxy is not None else ""
-            raise UpstreamTimeout(
-                f"Request timed out after {request.timeout_ms} ms: {request.method.upper()} {url}{via}", uri=url
-            ) from None
-        except aiohttp.ClientHttpProxyError as e:  # CONNECT answered with anything but 2xx
-            assert proxy is not None
-            error = _proxy_refused(proxy, "CONNECT", url, e.status, e.message)
-            if e.status == 407:
-                raise error from None
-            raise _NetworkError(error.message) from None
-        except aiohttp.ClientProxyConnectionError as e:
-            assert proxy is not None
-            raise _NetworkError(f"cannot reach proxy {proxy.url} (for {url}): {_reason(e)}") from None
-        except aiohttp.ClientResponseError as e:
-            raise _NetworkError(f"bad response from {url}: {e.message}") from None
-        except (aiohttp.ClientError, OSError) as e:
-            raise _NetworkError(f"cannot reach {url}: {type(e).__name__}: {e}") from None
-        body = _decode_content(raw, answer_headers.get("content-encoding", ""), limit, url)
+            origin, target = split_url(url)
+            data = serialise(method, origin, target, headers, request.body, proxy)
+        except BadUrl as e:
+            raise UpstreamUnavailable(f"cannot reach {url}: invalid URL ({e})", uri=url) from None
+        key = (origin.scheme, origin.host, origin.port, proxy.url if proxy is not None else None)
+        timeout = max(request.timeout_ms, 1) / 1000
+        pool = self.pool
+        started = time.perf_counter()
+        while True:
+            try:
+                conn, reused = await pool.acquire(key, proxy, timeout)
+            except (TimeoutError, WireTimeout):
+                raise self._timed_out(request, url, proxy) from None
+            except ProxyRefused as e:
+                assert proxy is not None
+                error = _proxy_refused(proxy, "CONNECT", url, e.status, e.reason)
+                if e.status == 407:
+                    raise error from None
+                raise _NetworkError(error.message) from None
+            except _ProxyUnreachable as e:
+                assert proxy is not None
+                raise _NetworkError(
+                    f"cannot reach proxy {proxy.url} (for {url}): {type(e.cause).__name__}: {e.cause}"
+                ) from None
+            except WireError as e:
+                raise _NetworkError(f"cannot reach {url}: {e}") from None
+            except (OSError, UnicodeError) as e:  # UnicodeError: a host name no resolver takes ("a..b")
+                raise _NetworkError(f"cannot reach {url}: {type(e).__name__}: {e}") from None
+            try:
+                raw = await conn.exchange(data, timeout, limit, method == "HEAD")
+            except WireTimeout:
+                pool.release(key, conn, keep=False)
+                raise self._timed_out(request, url, proxy) from None
+            except WireError as e:
+                pool.release(key, conn, keep=False)
+                if reused and e.fresh and method in _IDEMPOTENT:
+                    continue  # the server had closed this idle connection: a new one
+                if e.over_limit:
+                    raise UpstreamUnavailable(f"response from {url} {e}", uri=url) from None
+                raise _NetworkError(f"bad response from {url}: {e}") from None
+            except BaseException:  # cancelled mid-answer: the connection's state is unknown
+                pool.release(key, conn, keep=False)
+                raise
+            pool.release(key, conn, keep=raw.keep_alive)
+            break
+        if proxy is not None and raw.status == 407 and origin.scheme == "http":  # the proxy's answer
+            raise _proxy_refused(proxy, method, url, 407, raw.reason)
+        answer_headers = raw.headers
+        body = _decode_content(raw.body, answer_headers.get("content-encoding", ""), limit, url)
         return HttpResponse(
-            status,
+            raw.status,
             answer_headers,
             body,
             url,
-            wire_bytes=len(raw),
+            wire_bytes=len(raw.body),
             started=started,
             ended=time.perf_counter(),
             proxy=proxy.url if proxy is not None else None,
+        )
+
+    @staticmethod
+    def _timed_out(request: HttpRequest, url: str, proxy: ProxyServer | None) -> UpstreamTimeout:
+        via = f" (via proxy {proxy.url})" if proxy is not None else ""
+        return UpstreamTimeout(
+            f"Request timed out after {request.timeout_ms} ms: {request.method.upper()} {url}{via}", uri=url
         )
 
 
@@ -308,11 +282,6 @@ def _proxy_refused(proxy: ProxyServer, method: str, url: str, status: int, reaso
             else ": it wants credentials (user:password@ in the proxy URL of config proxy)"
         )
     return UpstreamUnavailable(f"proxy {proxy.url} refused {method} {url}: {said}", uri=url, upstream_status=status)
-
-
-def _reason(error: aiohttp.ClientConnectorError) -> str:
-    os_error = error.os_error
-    return f"{type(os_error).__name__}: {os_error.strerror or os_error}"
 
 
 def _origin(url: str) -> tuple[str, str, int | None]:

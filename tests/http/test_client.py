@@ -24,7 +24,7 @@ async def test_keep_alive_pool_reuses_connections(upstream, client):
         response = await client.send(get(upstream, "/a"))
         assert response.status == 200 and response.body == b'{"ok": 1}'
     assert len({r.headers.get("host") for r in upstream.requests}) == 1
-    assert len(client._session.connector._conns) == 1  # one idle keep-alive connection
+    assert client.pool.idle_count() == 1 and client.pool.open_count == 1  # one idle keep-alive connection
 
 
 async def test_only_the_headers_a_request_carries_go_out(upstream, client):
