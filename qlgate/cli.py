@@ -1,8 +1,22 @@
 """The ``qlgate`` command: every subcommand in one table (``COMMANDS``), and the
-contract they all keep (other tools depend on it): results as JSON on stdout
-with exit 0; failures as a JSON object with an ``"error"`` member on stderr and
-a non-zero exit (``commands/report.py``); exit 2 for a command line argparse
-cannot parse, 130 for Ctrl-C.
+contract they all keep (other tools depend on it): results on stdout — compact
+JSON when piped, a table or indented JSON on a terminal, ``--format`` to choose
+(``commands/output.py``) — with exit 0; failures as a JSON object with an
+``"error"`` member on stderr and a non-zero exit status that says which kind
+of failure it was, the same whichever layer found it (``commands/report.py``):
+
+- 0 success;
+- 1 the script, a job or an upstream failed;
+- 2 usage: bad arguments (argparse's own errors included), a malformed
+  ``--var``, a script or config file that cannot be read or used;
+- 3 a timeout: ``jobs wait --timeout`` expired, a run or call passed its deadline;
+- 130 Ctrl-C;
+- 141 stdout's reader went away (``| head -1``): no message, as for a command
+  killed by SIGPIPE.
+
+``qlgate`` alone prints the help. Each subcommand's ``--help`` ends with
+examples; ``qlgate completion bash|zsh`` prints a completion script made from
+this parser.
 
 argparse rather than click: it is in the standard library, so the command adds
 no dependency, and it is cheap to import (about 1 ms here, click about 11 ms).
@@ -14,20 +28,25 @@ top; its ``run`` imports the engine, aiohttp or kazoo when it runs. A test in
 
 A command is a row: its name, a one-line help for ``qlgate --help``, a
 description for ``qlgate NAME --help``, the function that adds its arguments,
-and the function that runs it and returns the exit status.
+the function that runs it and returns the exit status, and the examples that
+end its ``--help``.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._version import __version__
-from .commands import auth, authoring, importing, sandbox, script
-from .commands.report import fail
+from .commands import auth, authoring, completion, importing, sandbox, script
+from .commands import config as config_command
+from .commands import shell as shell_command
+from .commands.report import EXIT_BROKEN_PIPE, EXIT_CODES, EXIT_INTERRUPTED, fail
 from .errors import QlError
 from .jobs import cli as jobs
 from .jobs import daemons
@@ -43,24 +62,51 @@ class Command:
     description: str  # what ``qlgate NAME --help`` opens with
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    examples: str = ""  # "examples:" then indented command lines: the end of ``qlgate NAME --help``
+
+
+def _completion(args: argparse.Namespace) -> int:
+    return completion.run(args, build_parser())
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("run", "run a script and print its result as JSON", script.DESCRIPTION, script.add_arguments, script.run),
+    Command(
+        "run",
+        "run a script (a file, - for stdin, or -e TEXT) and print its result",
+        script.DESCRIPTION,
+        script.add_arguments,
+        script.run,
+        script.EXAMPLES,
+    ),
     Command(
         "check",
         "compile every table and route; report errors as file:line:col",
         authoring.CHECK,
         authoring.add_check_arguments,
         authoring.check,
+        """examples:
+  qlgate check                          # ./tables and ./routes, config/dev.json
+  qlgate check --tables my/tables --routes my/routes --config prod.json""",
     ),
-    Command("tables", "list tables", authoring.TABLES, authoring.add_tables_arguments, authoring.tables),
+    Command(
+        "tables",
+        "list tables",
+        authoring.TABLES,
+        authoring.add_tables_arguments,
+        authoring.tables,
+        """examples:
+  qlgate tables | grep browse
+  qlgate tables --json --tables my/tables""",
+    ),
     Command(
         "describe",
         "show a table's verbs, URI, params, defaults, headers, body",
         authoring.DESCRIBE,
         authoring.add_describe_arguments,
         authoring.describe,
+        """examples:
+  qlgate describe ebay.buy.browse.search
+  qlgate describe browse.getItem --json    # a name's end is enough when it names one table""",
     ),
     Command(
         "import",
@@ -68,6 +114,9 @@ COMMANDS: tuple[Command, ...] = (
         importing.DESCRIPTION,
         importing.add_arguments,
         importing.run,
+        """examples:
+  qlgate import openapi petstore.yaml --name acme.pets --out tables/acme/pets
+  qlgate import openapi petstore.json --name acme.pets --out tables/acme/pets --force""",
     ),
     Command(
         "sandbox",
@@ -75,14 +124,30 @@ COMMANDS: tuple[Command, ...] = (
         sandbox.DESCRIPTION,
         sandbox.add_arguments,
         sandbox.run,
+        """examples:
+  qlgate sandbox --port 8642 --write-config /tmp/emulator.json
+  qlgate run scripts/ebay/scenario2-list-and-bid.ql --config /tmp/emulator.json""",
     ),
-    Command("serve", "run the HTTP gateway", serve.DESCRIPTION, serve.add_arguments, serve.run),
+    Command(
+        "serve",
+        "run the HTTP gateway",
+        serve.DESCRIPTION,
+        serve.add_arguments,
+        serve.run,
+        """examples:
+  qlgate serve                                   # http://127.0.0.1:3000
+  qlgate serve --port 8080 --workers 2 --config config/prod.json
+  curl 'http://127.0.0.1:3000/ebay/browse/search?q=camera&limit=3'""",
+    ),
     Command(
         "worker",
         "run jobs from the cluster (and stand for limiter master)",
         daemons.WORKER,
         daemons.add_worker_arguments,
         daemons.run_worker,
+        """examples:
+  qlgate worker --zookeeper zk1:2181,zk2:2181,zk3:2181
+  qlgate worker --zookeeper 127.0.0.1:2181 --slots 8 --config config/prod.json""",
     ),
     Command(
         "limiter",
@@ -90,37 +155,131 @@ COMMANDS: tuple[Command, ...] = (
         daemons.LIMITER,
         daemons.add_limiter_arguments,
         daemons.run_limiter,
+        """examples:
+  qlgate limiter --zookeeper zk1:2181,zk2:2181,zk3:2181""",
     ),
-    Command("jobs", "submit, watch, cancel and limit jobs", jobs.DESCRIPTION, jobs.add_arguments, jobs.run_jobs),
+    Command(
+        "jobs",
+        "submit, watch, cancel and limit jobs",
+        jobs.DESCRIPTION,
+        jobs.add_arguments,
+        jobs.run_jobs,
+        jobs.EXAMPLES,
+    ),
     Command(
         "auth",
         "log in to an OAuth2 credential (config auth), list their tokens",
         auth.DESCRIPTION,
         auth.add_arguments,
         auth.run,
+        """examples:
+  qlgate auth status
+  qlgate auth login ebay.user --paste      # eBay: sign in, paste the address eBay sends you to""",
+    ),
+    Command(
+        "completion",
+        "print a shell completion script (bash or zsh)",
+        completion.DESCRIPTION,
+        completion.add_arguments,
+        _completion,
+        completion.EXAMPLES,
+    ),
+    Command(
+        "config",
+        "check a config file, or show it with defaults filled in and secrets masked",
+        config_command.DESCRIPTION,
+        config_command.add_arguments,
+        config_command.run,
+        config_command.EXAMPLES,
+    ),
+    Command(
+        "shell",
+        "an interactive shell: statements at a prompt, variables kept (or piped in)",
+        shell_command.DESCRIPTION,
+        shell_command.add_arguments,
+        shell_command.run,
+        shell_command.EXAMPLES,
     ),
 )
 
 
+EXAMPLES = f"""examples:
+  qlgate run -e 'return select title from ebay.buy.browse.search where q = "guitar" limit 3;'
+  echo 'return 1;' | qlgate run -
+  qlgate serve
+  qlgate jobs list                      # the gateway of $QLGATE_GATEWAY, else a local one
+  source <(qlgate completion bash)
+
+{EXIT_CODES}
+
+'qlgate COMMAND --help' shows a command's options and examples."""
+
+COMMAND_EPILOG = "exit status: 0 success, 1 failure, 2 usage, 3 timeout, 130 Ctrl-C (see qlgate --help)"
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help text as written where layout matters, filled to the window where it
+    does not: a paragraph with an indented line (examples, a table) is kept line
+    for line; any other is re-filled, so descriptions written as flowing text
+    read well at any width."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = textwrap.dedent(text).strip("\n").split("\n\n")
+        out = []
+        for paragraph in paragraphs:
+            lines = paragraph.splitlines()
+            if any(line[:1].isspace() for line in lines[1:]):
+                out.append("\n".join(indent + line for line in lines))
+            else:
+                out.append(
+                    textwrap.fill(" ".join(paragraph.split()), width, initial_indent=indent, subsequent_indent=indent)
+                )
+        return "\n\n".join(out)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="qlgate", description="Query gateway for marketplace APIs.")
+    parser = argparse.ArgumentParser(prog="qlgate", description="Query gateway for marketplace APIs.", epilog=EXAMPLES)
     parser.add_argument("--version", action="version", version=f"qlgate {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
-        command.add_arguments(sub.add_parser(command.name, help=command.help, description=command.description))
+        epilog = f"{command.examples}\n\n{COMMAND_EPILOG}" if command.examples else COMMAND_EPILOG
+        command.add_arguments(
+            sub.add_parser(command.name, help=command.help, description=command.description, epilog=epilog)
+        )
+    for _, each in completion.walk(parser):  # nested ones too (jobs submit, auth login…)
+        each.formatter_class = HelpFormatter
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # stdout's reader went away (``| head -1``): nothing to say, and nothing more to write — the
+        # interpreter's last flush at exit would otherwise print a BrokenPipeError of its own
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_BROKEN_PIPE
+
+
+def _main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.ERROR, format="qlgate: %(levelname)s: %(message)s")
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if not argv:
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
     command = next(c for c in COMMANDS if c.name == args.command)
     try:
         return command.run(args)
     except QlError as error:
         return fail(error)
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        raise
     except Exception as error:
         logging.getLogger("qlgate").debug("internal error", exc_info=error)
         return fail(QlError(f"internal error: {type(error).__name__}: {error}", status=500))

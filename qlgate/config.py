@@ -1,6 +1,11 @@
 """Configuration (spec §15): a JSON document visible to scripts as ``config``,
-with ``"${NAME}"`` environment substitution, and the secrets it holds, which
-must never appear in responses, logs or errors.
+with ``"${NAME}"`` and ``"${NAME:-default}"`` environment substitution, and the
+secrets it holds, which must never appear in responses, logs or errors.
+
+Every document is checked against the declared keys of ``config_schema`` once
+its variables are substituted: a wrong type, an unknown key of a closed section
+or a near miss of a declared name is a ``ConfigError`` naming the JSON path and
+the file, rather than a setting silently left at its default.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus
 
+from .config_schema import Problem, validate
 from .errors import ConfigError
 from .http.proxy import ProxySettings, proxy_settings
 
@@ -197,6 +203,9 @@ class Config:
         found: set[str] = set(secrets.values if secrets is not None else ())
         environment = dict(os.environ if env is None else env)
         resolved = _substitute(data or {}, environment, found)
+        problems = validate(resolved)
+        if problems:
+            raise invalid(problems, path)
         settings = Settings.from_config(resolved, environment)
         if settings.proxy is not None:  # credentials in a proxy URL, its Basic token
             found |= settings.proxy.secrets()
@@ -207,16 +216,42 @@ class Config:
         if path is None:
             return cls.from_dict({}, env=env)
         file = Path(path)
-        try:
-            text = file.read_text(encoding="utf-8")
-        except OSError as e:
-            raise ConfigError(f"cannot read config file {file}: {e.strerror or e}") from None
-        except UnicodeDecodeError as e:
-            raise ConfigError(f"config file {file} is not UTF-8 text (byte {e.start})") from None
-        try:
-            data = json.loads(text)
-        except ValueError as e:
-            raise ConfigError(f"config file {file} is not valid JSON: {e}") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"config file {file} must hold a JSON object")
-        return cls.from_dict(data, env=env, path=file)
+        return cls.from_dict(read_document(file), env=env, path=file)
+
+
+def invalid(problems: list[Problem], path: Path | None) -> ConfigError:
+    """The error a document with ``problems`` is refused with: the first in full, a
+    count of the others (``qlgate config check`` lists them all)."""
+    where = f"config {path}" if path is not None else "config"
+    more = f" (and {len(problems) - 1} more: qlgate config check lists them)" if len(problems) > 1 else ""
+    return ConfigError(
+        f"{where}: {problems[0]}{more}",
+        path=problems[0].path,
+        file=str(path) if path is not None else None,
+        problems=[str(p) for p in problems] if len(problems) > 1 else None,
+    )
+
+
+def substituted(data: dict[str, Any], env: dict[str, str] | None = None) -> tuple[dict[str, Any], Secrets]:
+    """``data`` with its ``${NAME}`` references replaced, as loading does, and the
+    secrets found doing it; unchecked (``qlgate config check`` checks it)."""
+    found: set[str] = set()
+    result: dict[str, Any] = _substitute(data, dict(os.environ if env is None else env), found)
+    return result, Secrets(found)
+
+
+def read_document(file: Path) -> dict[str, Any]:
+    """A config file's JSON object, as written (before substitution and checks)."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {file}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"config file {file} is not UTF-8 text (byte {e.start})") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise ConfigError(f"config file {file} is not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {file} must hold a JSON object")
+    return data

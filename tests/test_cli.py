@@ -34,17 +34,19 @@ def test_inline_script_and_syntax_error_with_caret():
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    "args, message, status",
     [
-        (["run", "missing.ql"], "cannot read script"),
-        (["run", "-e", "return 1", "--var", "bad"], "bad --var"),
-        (["run", "-e", "return 1", "--config", "nope.json"], "cannot read config"),
-        (["run", "-e", "select * from nowhere"], "No such table nowhere"),
+        (["run", "missing.ql"], "cannot read script", 2),
+        (["run"], "give a SCRIPT_FILE", 2),
+        (["run", "-e", "return 1", "--var", "bad"], "bad --var", 2),
+        (["run", "-e", "return 1", "--config", "nope.json"], "cannot read config", 2),
+        (["run", "-e", "select * from nowhere"], "No such table nowhere", 1),
     ],
 )
-def test_bad_input_is_a_json_error_not_a_traceback(tmp_path, args, message):
+def test_bad_input_is_a_json_error_not_a_traceback(tmp_path, args, message, status):
+    """Usage (the command line, a file it names) exits 2; a script that fails, 1."""
     proc = qlgate(*args, cwd=tmp_path)
-    assert proc.returncode != 0
+    assert proc.returncode == status
     assert "Traceback" not in proc.stderr
     assert message in error_of(proc)["error"]
 
@@ -64,7 +66,9 @@ def test_check_tables_and_describe(tmp_path):
     (tables / "bad.ql").write_text("create table bad on select get frm 'x'")
     config = tmp_path / "c.json"
     config.write_text(json.dumps({"base": "http://127.0.0.1:1", "key": "${QLGATE_TEST_KEY}"}))
-    proc = qlgate("check", "--tables", str(tables))
+    routes = tmp_path / "routes"  # none: check compiles these tables only
+    routes.mkdir()
+    proc = qlgate("check", "--tables", str(tables), "--routes", str(routes), "--config", str(config))
     assert proc.returncode == 1
     assert proc.stdout.strip() == f"{tables / 'bad.ql'}:1:32: unexpected 'frm'; expected 'from'"
     listing = qlgate("tables", "--tables", str(tables), "--config", str(config))
@@ -73,7 +77,7 @@ def test_check_tables_and_describe(tmp_path):
     assert "on select: GET http://127.0.0.1:1/s?q={^q}&n={n}" in described.stdout
     assert "required: q" in described.stdout and "optional: n" in described.stdout
     (tables / "bad.ql").unlink()
-    assert qlgate("check", "--tables", str(tables)).returncode == 0
+    assert qlgate("check", "--tables", str(tables), "--routes", str(routes), "--config", str(config)).returncode == 0
 
 
 def test_every_command_is_in_the_registry_with_a_description():
@@ -92,7 +96,31 @@ def test_every_command_is_in_the_registry_with_a_description():
     assert all(action.description for action in jobs.values())
 
 
-@pytest.mark.parametrize("args", [[], ["nosuch"], ["run", "--nosuch"], ["jobs", "status", "1"]])
+def test_every_command_help_ends_with_examples_and_the_exit_codes():
+    from qlgate.cli import COMMANDS, build_parser
+
+    parser = build_parser()
+    subcommands = next(a for a in parser._actions if a.dest == "command").choices
+    for command in COMMANDS:
+        assert command.examples.startswith("examples:\n  "), command.name
+        shown = subcommands[command.name].format_help()
+        assert command.examples in shown and "exit status: 0 success, 1 failure, 2 usage" in shown, command.name
+    jobs = next(a for a in subcommands["jobs"]._actions if a.dest == "action").choices
+    for name, action in jobs.items():
+        assert f"examples:\n  qlgate jobs {name}" in action.format_help(), name
+    top = qlgate("--help").stdout
+    assert "examples:" in top and "3    a timeout" in top and "130  interrupted" in top
+
+
+def test_qlgate_alone_prints_the_help_not_an_error():
+    proc = qlgate()
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: qlgate") and "run a script" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args", [["nosuch"], ["run", "--nosuch"], ["jobs"], ["jobs", "wait"], ["run", "-e", "1", "--format", "xml"]]
+)
 def test_a_command_line_argparse_rejects_exits_2(args):
     proc = qlgate(*args)
     assert proc.returncode == 2 and "usage: qlgate" in proc.stderr

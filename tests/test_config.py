@@ -137,11 +137,11 @@ def test_timeout_for_an_unlisted_table_is_the_default_timeout():
 
 def test_environment_variables_are_substituted_with_optional_defaults():
     config = Config.from_dict(
-        {"gateway": "${GATEWAY:-https://api.example}", "site": "${SITE}", "missing": "${NOPE}", "n": 3},
+        {"upstream": "${UPSTREAM:-https://api.example}", "site": "${SITE}", "missing": "${NOPE}", "n": 3},
         env={"SITE": "77"},
     )
 
-    assert config.data == {"gateway": "https://api.example", "site": "77", "missing": "", "n": 3}
+    assert config.data == {"upstream": "https://api.example", "site": "77", "missing": "", "n": 3}
 
 
 def test_substitution_reads_the_process_environment_when_no_env_is_given(monkeypatch: pytest.MonkeyPatch):
@@ -161,12 +161,12 @@ def test_a_string_under_a_secret_looking_key_is_a_secret(key):
 
 @pytest.mark.parametrize("key", ["keys", "keywords", "siteid", "gateway", "version"])
 def test_a_string_under_an_ordinary_key_is_not_a_secret(key):
-    assert Config.from_dict({key: "value-1234"}, env={}).secrets.values == []
+    assert Config.from_dict({"shop": {key: "value-1234"}}, env={}).secrets.values == []
 
 
 def test_an_environment_value_is_a_secret_when_its_variable_name_looks_secret():
     config = Config.from_dict(
-        {"auth": "${EBAY_AUTH_TOKEN}", "site": "${EBAY_SITE}"},
+        {"login": "${EBAY_AUTH_TOKEN}", "site": "${EBAY_SITE}"},
         env={"EBAY_AUTH_TOKEN": "tok-9876", "EBAY_SITE": "site-0000"},
     )
 

@@ -37,11 +37,20 @@ def add_workspace_options(parser: argparse.ArgumentParser, *, routes: bool = Tru
 
 
 def parse_var(text: str) -> tuple[str, Any]:
-    """``NAME=VALUE``: VALUE is JSON when it parses, else a string."""
+    """``NAME=VALUE``: VALUE is JSON when it parses, else a string. A VALUE that
+    starts like JSON (``{``, ``[`` or ``"``) but does not parse is a mistake, not
+    text: a usage error naming the variable and where the JSON breaks (never the
+    value, which may be a secret)."""
     name, sep, value = text.partition("=")
     if not sep or not _VAR_NAME.fullmatch(name):
         raise UsageError(f"bad --var {text!r}: expected NAME=VALUE with NAME a single word")
     try:
         return name, json.loads(value)
-    except ValueError:
+    except json.JSONDecodeError as e:
+        if value.lstrip().startswith(("{", "[", '"')):
+            raise UsageError(
+                f"--var {name}: the value looks like JSON but does not parse: {e.msg} at line {e.lineno} "
+                f"column {e.colno} (char {e.pos})",
+                var=name,
+            ) from None
         return name, value

@@ -19,7 +19,12 @@ VERBS = ("select", "insert", "update", "delete")
 
 CHECK = """Compile every table and every route as the gateway does at start-up
 and print each error as FILE:LINE:COL: MESSAGE on stdout, then a count on
-stderr. Exit status 1 when there is any error, so it can gate a deployment."""
+stderr. Also an error: a {config.…} token of a table or route file that names
+nothing in the config (--config, else config/dev.json; with the eBay endpoints
+the gateway would fill in; not checked without a config file), and a variable a route's script reads that it never assigns and the route
+does not declare (path, query or default; a route taking a body may get others
+from it and is not checked for this). Exit status 1 when there is any error, so
+it can gate a deployment."""
 
 TABLES = """List the tables the tables tree defines, each with the verbs it
 maps; --json for a machine-readable list with each table's file."""
@@ -35,19 +40,83 @@ def add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def check(args: argparse.Namespace) -> int:
     from ..tables.registry import LoadProblem
-    from ..workspace import Workspace
+    from ..workspace import Workspace, default_dir
 
     engine = Workspace.load(tables=args.tables, routes=args.routes, config=args.config).engine
     problems = list(engine.problems)
     for route in engine.routes:
         try:
-            engine.compile(route.source, base_dir=Path(route.file).parent, origin=route.file)
+            compiled = engine.compile(route.source, base_dir=Path(route.file).parent, origin=route.file)
         except QlError as error:
             problems.append(LoadProblem(route.file, error.line or 1, error.column or 1, error.message))
+            continue
+        problems += _route_inputs(route, compiled.plan)
+    trees = [default_dir(args.tables, "tables"), default_dir(args.routes, "routes")]
+    if engine.config.path is not None:
+        problems += _config_tokens([Path(tree) for tree in trees if tree], _config_as_served(engine.config.data))
+    else:
+        print("no config file: {config.…} tokens not checked (give --config FILE)", file=sys.stderr)
     for problem in problems:
         print(problem)
     print(f"{len(engine.tables)} tables, {len(engine.routes)} routes, {len(problems)} error(s)", file=sys.stderr)
     return EXIT_FAILURE if problems else 0
+
+
+BODY_METHODS = ("post", "put", "patch")
+
+
+def _route_inputs(route: Any, plan: Any) -> list[Any]:
+    """The variables a route's script reads that it never assigns and the route
+    does not declare (path segments, query map, defaults)."""
+    from ..engine.free_names import unassigned
+    from ..tables.registry import LoadProblem
+
+    if route.method.lower() in BODY_METHODS:  # its body's members are inputs too, unknown here
+        return []
+    declared = {text for kind, text in route.segments if kind == "var"}
+    declared |= {var for var, _ in route.query.values()} | set(route.defaults)
+    return [
+        LoadProblem(route.file, u.line, u.column, u.message(f"is not an input of route {route.pattern}"))
+        for u in unassigned(plan.script, plan.assigned, declared)
+    ]
+
+
+def _config_as_served(data: dict[str, Any]) -> dict[str, Any]:
+    """The config as the gateway runs with it: with ``ebay`` set, the endpoints and
+    credentials of its eBay environment filled in (the emulator's or eBay's)."""
+    if "ebay" not in data:
+        return data
+    from ..ebay.environments import resolved_environment, with_endpoints
+    from ..sandbox.auto import merge_config
+    from ..sandbox.endpoints import emulator_config
+
+    environment = resolved_environment(data)
+    if environment == "emulator":
+        return merge_config(data, emulator_config("http://127.0.0.1"))
+    return with_endpoints(data, environment)
+
+
+def _config_tokens(trees: list[Path], config: dict[str, Any]) -> list[Any]:
+    """Every ``{config.…}`` token of the ``.ql`` files under ``trees`` that names
+    nothing in ``config``, with the nearest key that exists."""
+    from ..tables.config_refs import resolves, suggestion, tokens_in
+    from ..tables.registry import LoadProblem
+
+    problems = []
+    for tree in trees:
+        for file in sorted(tree.rglob("*.ql")) if tree.is_dir() else ():
+            try:
+                text = file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # reported by the compile above
+            for found in tokens_in(text):
+                if resolves(config, found.reference):
+                    continue
+                near = suggestion(config, found.reference)
+                hint = f"; did you mean {{{near}}}?" if near else ""
+                message = f"{{{found.reference}}} names nothing in the config{hint}"
+                problems.append(LoadProblem(str(file), found.line, found.column, message))
+    return problems
 
 
 def add_tables_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,24 +9,40 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..errors import QlError
 from .arguments import UsageError, add_workspace_options, parse_var
+from .output import add_format_option, write_json_text
 from .report import fail, warn
 
-DESCRIPTION = """Run a script and print its result as JSON on stdout. The script
-is a SCRIPT_FILE or the text after -e; --var sets its variables (a VALUE that
-parses as JSON is JSON, else text). It runs with the deployer's trust: it may
-load code beside it and in the tables tree. Warnings go to stderr; a failure is
-a JSON object with an "error" member on stderr and exit status 1."""
+DESCRIPTION = """Run a script and print its result on stdout: compact JSON when
+piped, a table or indented JSON on a terminal (--format). The script is a
+SCRIPT_FILE, '-' for stdin, or the text after -e; --var sets its variables (a
+VALUE that parses as JSON is JSON, else text). It runs with the deployer's
+trust: it may load code beside it and in the tables tree. Warnings go to
+stderr; a failure is a JSON object with an "error" member on stderr and a
+non-zero exit status."""
+
+EXAMPLES = """examples:
+  qlgate run -e 'return select title from ebay.buy.browse.search where q = "guitar" limit 3;'
+  qlgate run scripts/ebay/rest/search-and-details.ql --var keywords=guitar
+  echo 'return {"a": 1};' | qlgate run -
+  qlgate run script.ql --format ndjson | head -1"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("script", nargs="?", metavar="SCRIPT_FILE")
+    parser.add_argument("script", nargs="?", metavar="SCRIPT_FILE", help="the script file, or - to read stdin")
     parser.add_argument("-e", dest="expression", metavar="SCRIPT", help="script text instead of a file")
     add_workspace_options(parser)
     parser.add_argument("--var", action="append", metavar="NAME=VALUE", help="a script variable (JSON or text)")
     parser.add_argument("--diagnostics", action="store_true", help="print upstream calls and timings to stderr")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 2) when the script reads a variable it never assigns and no --var gives",
+    )
+    add_format_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,13 +56,32 @@ def _script(args: argparse.Namespace) -> tuple[str, str, Path]:
     if args.expression is not None:
         return args.expression, "<-e>", Path.cwd()
     if not args.script:
-        raise UsageError("give a SCRIPT_FILE or -e 'SCRIPT TEXT'")
+        raise UsageError("give a SCRIPT_FILE, - (stdin) or -e 'SCRIPT TEXT'")
+    if args.script == "-":
+        try:
+            return sys.stdin.read(), "<stdin>", Path.cwd()
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"cannot read the script from stdin: {e}") from None
     path = Path(args.script)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read script {path}: {getattr(e, 'strerror', None) or e}") from None
     return text, str(path), path.resolve().parent
+
+
+def _unassigned(plan: Any, given: dict[str, Any], origin: str, *, strict: bool) -> None:
+    """Warn of each variable the script reads that it never assigns and no --var
+    gives (``engine/free_names.py``); with --strict, refuse to run it."""
+    from ..engine.free_names import unassigned
+
+    found = [
+        f"{origin}:{u.line}:{u.column}: {u.message('no --var gives it')}"
+        for u in unassigned(plan.script, plan.assigned, given)
+    ]
+    if found and strict:
+        raise UsageError("--strict: " + "; ".join(found), unassigned=[u.split(": ", 1)[1] for u in found])
+    warn(found)
 
 
 async def _execute(args: argparse.Namespace) -> int:
@@ -73,6 +108,7 @@ async def _execute(args: argparse.Namespace) -> int:
                     compiled = engine.compile(script, base_dir=base_dir, origin=origin)
                 finally:
                     report_problems()
+                _unassigned(compiled.plan, context, origin, strict=args.strict)
                 result = await engine.run_compiled(compiled, context=context, base_dir=base_dir)
         except QlError as error:
             report_problems()
@@ -82,8 +118,7 @@ async def _execute(args: argparse.Namespace) -> int:
             warn(dict.fromkeys(error.warnings))
             return fail(error)
         report_problems()
-    sys.stdout.write(dump_json(result.value) + "\n")
-    sys.stdout.flush()
+    write_json_text(dump_json(result.value), args.format, sys.stdout)
     warn(dict.fromkeys(result.warnings))
     if args.diagnostics:
         print(result.diagnostics.render(), file=sys.stderr)

@@ -5,7 +5,10 @@
 Writes one readable ``.ql`` table per call (Finding, Shopping, Trading, and the
 well-known calls ql.io's set lacked) and, per XML service, ``schema.json``: the
 request fields in schema order that the shared patch turns into the request
-body. The output is committed; ``tests/ebay/test_generate.py`` checks it is up
+body. Each table declares, with ``with arrays``, the elements of its answer that
+the schema lets repeat (maxOccurs > 1): XML gives one such element as an object
+and several as an array, and the declaration makes them arrays either way. The
+output is committed; ``tests/ebay/test_generate.py`` checks it is up
 to date. The shared patches (``finding.py``, ``shopping.py``, ``trading.py``)
 are written by hand and not touched here.
 """
@@ -98,10 +101,88 @@ def _columns(fields: list[dict[str, Any]]) -> list[str]:
     return picked or [f["path"] for f in fields if "." not in f["path"]]
 
 
+# ------------------------------------------------------------------ stable shapes
+
+# the type of the fields every answer of a service has (Ack, Errors…), in catalog["types"]
+RESPONSE_BASE = {
+    "trading": "AbstractResponseType",
+    "shopping": "AbstractResponseType",
+    "finding": "BaseServiceResponse",
+}
+
+
+def _response_tree(catalog: dict[str, Any], service: str, fields: list[dict[str, Any]]) -> list[tuple[str, bool]]:
+    """Every element path of an answer, from the schema, with whether it may repeat
+    (maxOccurs > 1: ``repeated``); attributes, which become members too, never do.
+    A type already on the way down is not entered again, so recursive types (a
+    category's child categories) end."""
+    types = catalog.get("types", {}).get(service, {})
+    base = types.get(RESPONSE_BASE[service], {}).get("fields", [])
+    out: list[tuple[str, bool]] = []
+
+    def walk(fields: list[dict[str, Any]], prefix: str, seen: frozenset[str]) -> None:
+        for f in fields:
+            path = prefix + f["name"]
+            out.append((path, bool(f.get("repeated")) and not f.get("attribute")))
+            if f.get("attribute"):
+                continue
+            kind = f.get("type", "")
+            if kind in types and kind not in seen:
+                walk(types[kind].get("fields", []), path + ".", seen | {kind})
+
+    walk([*base, *fields], "", frozenset())
+    return out
+
+
+def array_paths(catalog: dict[str, Any], service: str, call: dict[str, Any]) -> list[str]:
+    """The ``with arrays`` paths of a call's table, relative to its result set (the
+    response root): the call's main list (``repeated_path``) written out, so that it
+    is ``[]`` when nothing matched; every other repeating element by the shortest
+    ``..`` suffix that names only repeating elements in this answer (``..Errors``,
+    ``..NameValueList.Value``: wrapped where found, never added), or by its full
+    path where none does."""
+    response = call.get("response") or {}
+    tree = _response_tree(catalog, service, response.get("fields", []))
+    flags: dict[tuple[str, ...], set[bool]] = {}
+    for path, repeated in tree:
+        steps = tuple(path.split("."))
+        for k in range(1, len(steps) + 1):
+            flags.setdefault(steps[-k:], set()).add(repeated)
+    main = response.get("repeated_path") or ""
+    explicit = [main] if (main, True) in tree else []
+    anywhere: list[str] = []
+    for path, repeated in tree:
+        if not repeated or path in explicit:
+            continue
+        steps = tuple(path.split("."))
+        tail = next((n for n in range(1, len(steps) + 1) if flags[steps[-n:]] == {True}), None)
+        if tail is None:  # its full path also ends a path that does not repeat
+            explicit.append(path)
+        else:
+            anywhere.append(".." + ".".join(steps[-tail:]))
+    return list(dict.fromkeys([*explicit, *anywhere]))
+
+
+def _arrays(paths: list[str]) -> list[str]:
+    if not paths:
+        return []
+    first = "     with arrays "
+    pad = " " * len(first)
+    lines = [first]
+    for path in paths:
+        item = f"'{path}'"
+        if lines[-1] not in (first, pad) and len(lines[-1]) + len(item) + 2 > 100:
+            lines[-1] = lines[-1].rstrip(" ")
+            lines.append(pad)
+        lines[-1] += item + ", "
+    lines[-1] = lines[-1].rstrip(", ")
+    return lines
+
+
 # ------------------------------------------------------------------ per service
 
 
-def trading_table(call: dict[str, Any]) -> tuple[str, list[str]]:
+def trading_table(call: dict[str, Any], arrays: list[str] | None = None) -> tuple[str, list[str]]:
     name = call["call"]
     verbs = list(dict.fromkeys(call["ql_verbs"]))
     headers = [(h, v.replace("qa.eBayAuthToken", "eBayAuthToken")) for h, v in call["http"]["headers"]]
@@ -122,10 +203,11 @@ def trading_table(call: dict[str, Any]) -> tuple[str, list[str]]:
         lines += _defaults([("RequesterCredentials.eBayAuthToken", "{config.tables.ebay.trading.eBayAuthToken}")])
         lines.append("     using patch 'trading.py'")
         lines.append(f"     resultset '{name}Response'")
+        lines += _arrays(arrays or [])
     return "\n".join(lines) + "\n", [_field_spec(f) for f in fields]
 
 
-def trading_extra_table(call: dict[str, Any]) -> tuple[str, list[str]]:
+def trading_extra_table(call: dict[str, Any], arrays: list[str] | None = None) -> tuple[str, list[str]]:
     """A well-known call ql.io's set lacked: only its top-level fields are known."""
     name = call["call"]
     fields = [{"path": f} for f in call["top_level_fields"]]
@@ -141,7 +223,8 @@ def trading_extra_table(call: dict[str, Any]) -> tuple[str, list[str]]:
             "summary": call.get("summary", ""),
             "http": {"headers": headers},
             "request": {"fields": fields},
-        }
+        },
+        arrays,
     )
 
 
@@ -155,7 +238,7 @@ FINDING_GET_QUERY = {
 }
 
 
-def finding_table(call: dict[str, Any]) -> tuple[str, list[str]]:
+def finding_table(call: dict[str, Any], arrays: list[str] | None = None) -> tuple[str, list[str]]:
     name = call["call"]
     if name in FINDING_GET_QUERY:
         lines = _doc(
@@ -171,6 +254,8 @@ def finding_table(call: dict[str, Any]) -> tuple[str, list[str]]:
         lines += _defaults([("apikey", "{config.tables.ebay.finding.appname}"), ("format", "JSON")])
         lines.append("     using patch 'finding.py'")
         lines.append(f"     resultset '{call['response']['resultset']}'")
+        if call["response"]["resultset"] == call["response"].get("root"):
+            lines += _arrays(arrays or [])
         return "\n".join(lines) + "\n", []
     fields = call["request"]["fields"] if "request" in call else [{"path": f} for f in call["top_level_fields"]]
     headers = [
@@ -194,10 +279,11 @@ def finding_table(call: dict[str, Any]) -> tuple[str, list[str]]:
     lines += _pairs(headers, "using headers")
     lines.append("     using patch 'finding.py'")
     lines.append(f"     resultset '{name}Response'")
+    lines += _arrays(arrays or [])
     return "\n".join(lines) + "\n", [_field_spec(f) for f in fields]
 
 
-def shopping_table(call: dict[str, Any]) -> str:
+def shopping_table(call: dict[str, Any], arrays: list[str] | None = None) -> str:
     name = call["call"]
     query = urlsplit(call["http"]["url"]).query
     parts = []
@@ -226,6 +312,7 @@ def shopping_table(call: dict[str, Any]) -> str:
     ]
     lines += _defaults(defaults)
     lines.append("     using patch 'shopping.py'")
+    lines += _arrays(arrays or [])
     return "\n".join(lines) + "\n"
 
 
@@ -251,23 +338,25 @@ def generate(catalog: dict[str, Any]) -> dict[str, str]:
     }
     for call in catalog["calls"]:
         service, name = call["service"], call["call"]
+        arrays = array_paths(catalog, service, call)
         if service == "trading":
-            text, fields = trading_table(call)
+            text, fields = trading_table(call, arrays)
             schemas["trading"]["calls"][name] = {"root": call["request"]["root"], "fields": fields}
         elif service == "finding":
-            text, fields = finding_table(call)
+            text, fields = finding_table(call, arrays)
             if fields:
                 schemas["finding"]["calls"][name] = {"root": call["request"]["root"], "fields": fields}
         else:
-            text = shopping_table(call)
+            text = shopping_table(call, arrays)
         files[f"{service}/{name}.ql"] = text
     for call in catalog["not_covered_by_ql_io_tables"]:
         service, name = call["service"], call["call"]
+        arrays = array_paths(catalog, service, call)  # the fields every answer has: Errors…
         if service == "trading":
-            text, fields = trading_extra_table(call)
+            text, fields = trading_extra_table(call, arrays)
             schemas["trading"]["calls"][name] = {"root": call.get("request_root", name + "Request"), "fields": fields}
         else:
-            text, fields = finding_table(call)
+            text, fields = finding_table(call, arrays)
             schemas["finding"]["calls"][name] = {"root": call.get("request_root", name + "Request"), "fields": fields}
         files[f"{service}/{name}.ql"] = text
     for service, schema in schemas.items():

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import QlError, TableNotFound
+from ..errors import QlError
 from ..lang import ast
 from ..tables.describe import describe_route, describe_table, route_summary, table_summary
+from ..tables.registry import not_found
 from .context import RunContext
 
 
@@ -20,7 +21,7 @@ def evaluate(run: RunContext, stmt: Any) -> Any:
     if isinstance(stmt, ast.Describe):
         table = run.tables.find(stmt.name)
         if table is None:
-            raise TableNotFound(f"No such table {stmt.name}")
+            raise not_found(stmt.name, run.tables)
         return describe_table(table, routes, run.secrets)
     if isinstance(stmt, ast.ShowRoutes):
         return [route_summary(r) for r in sorted(routes, key=lambda r: r.pattern.lower())]

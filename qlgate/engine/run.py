@@ -292,7 +292,12 @@ class Run:
         previous = self.plan.write_after.get(id(ret))
         if previous is not None:
             await self.write_done[previous].wait()
-        return await self.evaluate_choices(ret.choices, None)
+        value = await self.evaluate_choices(ret.choices, None)
+        if ret.route is not None and ret.route.arrays and value is not MISSING:
+            from ..tables.shapes import array_paths
+
+            value = array_paths(ret.route.arrays).apply(value)  # ``with arrays``: the route's lists, always arrays
+        return value
 
     async def evaluate_choices(self, choices: tuple, target: str | None) -> Any:
         """A fallback chain (§7.5): the first alternative that succeeds with a value."""

@@ -203,6 +203,7 @@ class MappingDef:
     resultset: str | None = None
     expires: int | None = None
     expect: tuple[tuple[str, bool], ...] = ()
+    arrays: tuple[str, ...] = ()  # ``with arrays 'a.b', …``: paths of the result set always arrays
     pos: Pos | None = None
 
 
@@ -268,6 +269,7 @@ class RouteSpec:
     defaults: tuple[Pair, ...]
     headers: tuple[Pair, ...]
     pos: Pos
+    arrays: tuple[str, ...] = ()  # ``with arrays 'items', …``: paths of the answer always arrays
 
 
 @dataclass(frozen=True, slots=True)

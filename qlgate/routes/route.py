@@ -1,6 +1,8 @@
 """One route: its path pattern split into literal and variable segments, its
-query map (``key={var}``, ``{^var}`` required), its defaults, and the tables
-its script reads (the jobs side derives a job's partner-API types from them).
+query map (``key={var}``, ``{^var}`` required), its defaults, the paths of its
+answer that are always arrays (``with arrays``, ``qlgate.tables.shapes``), and
+the tables its script reads (the jobs side derives a job's partner-API types
+from them).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from urllib.parse import urlsplit
 from ..errors import QlError
 from ..lang import ast
 from ..lang.walk import walk
+from ..tables.shapes import ArrayPaths
 
 log = logging.getLogger("qlgate.routes")
 _TOKEN = re.compile(r"^\{([\^]?)([A-Za-z$:][A-Za-z0-9_:.]*)\}$")
@@ -32,6 +35,12 @@ class Route:
     file: str
     doc: str = ""
     tables: list[str] = field(default_factory=list)
+    arrays: ArrayPaths | None = None  # ``with arrays 'items', …``: paths of its answer always arrays
+
+    def shape(self, value: Any) -> Any:
+        """The route's answer with the paths it declares as lists always arrays (one
+        item or many, the client sees one shape; ``qlgate.tables.shapes``)."""
+        return self.arrays.apply(value) if self.arrays else value
 
     @property
     def path(self) -> str:
@@ -97,6 +106,7 @@ def compile_route(script: ast.Script, source: str, file: str) -> Route:
         file,
         ret.doc or _leading_comment(source),
         tables_used(script),
+        ArrayPaths.compile(spec.arrays, line=spec.pos.line) if spec.arrays else None,
     )
 
 

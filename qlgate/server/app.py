@@ -22,6 +22,7 @@ from ..jobs.backend import JobBackend
 # embedders and tests open the job backend as ``serve`` does: its home is the jobs side
 from ..jobs.factory import open_job_backend
 from ..workspace import Workspace
+from . import protocol
 from .auth import Gatekeeper
 from .console import add_console
 from .handlers import (
@@ -70,6 +71,7 @@ def build_app(
         # a GET /q carries its script in the URL: room for gateway.maxScriptLength characters
         handler_args={"max_line_size": policy.max_request_line},
     )
+    protocol.install(app)  # a request aiohttp cannot parse is answered in the error shape too
     app[POLICY] = policy
     app[GATEKEEPER] = Gatekeeper.from_config(engine.config.data, insecure=insecure)
     app[WORKSPACE] = workspace

@@ -1,6 +1,9 @@
 """The web console (``/console``): plain static files served by the gateway
 itself, so nothing is built at install time. The page talks to the gateway's
-own public endpoints (``/q``, ``/tables``, ``/routes``) and nothing else.
+own public endpoints (``/q``, ``/tables``, ``/routes``, and ``/jobs/backend``,
+``/limits`` and ``/rates`` for its jobs view) and nothing else. What it keeps —
+the script and its variables — stays in the browser (local storage, and the
+fragment of a shared link, which is never sent to the gateway).
 """
 
 from __future__ import annotations

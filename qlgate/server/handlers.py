@@ -20,12 +20,13 @@ from ..engine.engine import Compiled
 from ..errors import InvalidRequestBody, QlError, UpstreamTimeout
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
-from ..routes import Route, path_exists, select_route
-from ..tables.describe import describe_route, describe_table, route_summary, table_summary
+from ..routes import Route, select_route
+from ..tables.describe import describe_route, describe_table, route_summary, table_example, table_summary
 from ..trust import Trust
 from ..values import MISSING
 from ..workspace import Workspace
 from .auth import CONSOLE
+from .methods import no_route
 from .middleware import DESCRIBES, POLICY, PRINCIPAL, REQUEST_ID, UPSTREAM_CALLS, WRITES
 from .responses import json_response as _json
 
@@ -292,10 +293,8 @@ async def handle_route(request: web.Request) -> web.Response:
             {"err": f"{request.method} is not allowed on {path}; use {builtin}"}, status=405, headers={"Allow": builtin}
         )
     picked = select_route(routes, request.method, path, query)
-    if picked is None:
-        if path_exists(routes, path):
-            return _json({"err": "No matching route"}, status=400)
-        return _json({"err": f"Cannot {request.method} {path}"}, status=404)
+    if picked is None:  # 405 with Allow, 400 (a required parameter missing) or 404
+        return await no_route(request, routes, query)
     route, bound = picked
     try:
         context: dict[str, Any] = dict(await parse_body(request))
@@ -325,9 +324,20 @@ async def handle_route(request: web.Request) -> web.Response:
 # ------------------------------------------------------------------ describe
 
 
+def _listed(table: Any) -> dict[str, Any]:
+    """A row of ``GET /tables``, with the table's ``example`` where it runs as it is
+    (none of the describe page's ``…`` blanks to fill in): the console writes its
+    first script from these, so it only ever offers tables this gateway has."""
+    row = table_summary(table)
+    example = table_example(table)
+    if "\u2026" not in example:
+        row["example"] = example
+    return row
+
+
 async def handle_tables(request: web.Request) -> web.Response:
     request[DESCRIBES] = True
-    return _json([table_summary(t) for t in request.app[WORKSPACE].engine.tables.tables()])
+    return _json([_listed(t) for t in request.app[WORKSPACE].engine.tables.tables()])
 
 
 async def handle_table(request: web.Request) -> web.Response:

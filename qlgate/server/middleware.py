@@ -50,13 +50,10 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
         response = json_response({"err": error.message}, status=error.status)
         if isinstance(error, NotAuthenticated):
             response.headers["WWW-Authenticate"] = 'Bearer realm="qlgate"'
-    except web.HTTPException as http_error:
+    except web.HTTPException as http_error:  # aiohttp's own (a static file not found, a body too large…)
         if http_error.status < 400:
             raise
-        message = {
-            413: f"request body is over the {request.app[POLICY].max_body_bytes}-byte limit (gateway.maxBodyBytes)"
-        }.get(http_error.status, http_error.reason)
-        response = json_response({"err": message}, status=http_error.status)
+        response = _http_error(request, http_error)
     except Exception as error:  # a bug: logged, answered as JSON, the server keeps serving
         log.exception("internal error on %s %s", request.method, request.path)
         response = json_response({"err": f"internal error: {type(error).__name__}"}, status=500)
@@ -85,6 +82,51 @@ async def gateway_middleware(request: web.Request, handler: Any) -> web.StreamRe
         else:
             access_log.info(line)
     return response
+
+
+def log_unparsed(app: web.Application, status: int, remote: str | None, problem: str) -> None:
+    """The access-log line of a request aiohttp answered before the app saw it (one
+    it could not parse, ``protocol.py``): no method, path or id to tell, ``error``
+    says what was wrong."""
+    writer = app.get(ACCESS_LOG)
+    if writer is None and not access_log.isEnabledFor(logging.INFO):
+        return
+    line = json.dumps(
+        {
+            "time": _timestamp(),
+            "method": None,
+            "path": None,
+            "status": status,
+            "ms": 0,
+            "request_id": None,
+            "remote": remote,
+            "key": None,
+            **_upstream(None),
+            "error": problem,
+        }
+    )
+    if writer is not None:
+        writer.write(line)
+    else:
+        access_log.info(line)
+
+
+def _http_error(request: web.Request, error: web.HTTPException) -> web.Response:
+    """An error aiohttp raised, in the gateway's shape, with the headers that go
+    with its status (``Allow`` for a 405, ``Retry-After``)."""
+    status = error.status
+    if status == 404:
+        message = f"Cannot {request.method} {request.path}"
+    elif status == 405:
+        message = (
+            f"{request.method} is not allowed on {request.path}; use {error.headers.get('Allow', 'another method')}"
+        )
+    elif status == 413:
+        message = f"request body is over the {request.app[POLICY].max_body_bytes}-byte limit (gateway.maxBodyBytes)"
+    else:  # a message of its own, or the status's reason
+        message = error.text if error.text and error.text != f"{status}: {error.reason}" else error.reason
+    kept = {name: error.headers[name] for name in ("Allow", "Retry-After") if name in error.headers}
+    return json_response({"err": message}, status=status, headers=kept or None)
 
 
 def _upstream(diagnostics: Diagnostics | None) -> dict[str, Any]:

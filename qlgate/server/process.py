@@ -24,6 +24,7 @@ import logging
 import os
 import signal
 import struct
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,19 @@ STOP_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
 class GatewayDidNotStart(QlError):
     """A worker died before any had listened: the command's error, not a restart."""
+
+
+class ReadyReport:
+    """A worker's ``ready``: called once it listens, it tells the supervisor.
+    ``restart``: the gateway had listened before this worker started, so it
+    replaces one that died (and says nothing the first one already said)."""
+
+    def __init__(self, fd: int, *, restart: bool) -> None:
+        self.fd = fd
+        self.restart = restart
+
+    def __call__(self) -> None:
+        os.write(self.fd, _PID.pack(os.getpid()))
 
 
 @dataclass(frozen=True)
@@ -186,12 +200,11 @@ class Supervisor:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         for fd in (self._wake_r, self._wake_w, self._ready_r):
             os.close(fd)
-        report = self._ready_w
-
-        def ready() -> None:
-            os.write(report, _PID.pack(os.getpid()))
-
-        self.target(index, ready)
+        try:
+            self.target(index, ReadyReport(self._ready_w, restart=self._listened))
+        except QlError as error:  # a port taken since the check, a bad config: one line, not a traceback
+            log.error("%s %d: %s", self.name, index, error.message)
+            sys.exit(1)
 
     def _on_signal(self, signum: int, _frame: Any) -> None:
         self._signals += 1

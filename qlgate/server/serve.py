@@ -27,15 +27,23 @@ routes tree, the describe endpoints, /health, the jobs API and the web console.
 Without gateway.auth in the config it answers loopback clients only and refuses
 a non-loopback --host unless --insecure. It serves from one process per CPU core
 on one port (--workers N to choose); a worker that dies is started again. SIGTERM or Ctrl-C drains
-in-flight requests and stops."""
+in-flight requests and stops. Once it listens it prints where, what it loaded, which upstreams
+(the eBay emulator or eBay's own) and who may call; then one access-log line per request, on
+stderr (--no-access-log to turn it off). A port in use ends it at once with exit status 2."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_workspace_options(parser)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=3000)
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=port_number, default=3000, help="the port to listen on (default 3000)")
     parser.add_argument("--disable-q", action="store_true", help="do not serve ad-hoc /q scripts")
     parser.add_argument("--disable-console", action="store_true", help="do not serve the web console at /console")
+    parser.add_argument(
+        "--no-access-log",
+        dest="access_log",
+        action="store_false",
+        help="do not write the access log (one JSON line per request on stderr)",
+    )
     parser.add_argument(
         "--workers",
         type=workers_count,
@@ -55,6 +63,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, 1 to 65535."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"--port takes a number from 1 to 65535, not {text[:20]!r}")
+    return int(text)
+
+
 def workers_count(text: str) -> int:
     """``--workers``: a whole number from 1, or ``auto`` for one process per core."""
     if text == "auto":
@@ -68,9 +83,11 @@ def workers_count(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until a signal; with ``--workers N`` N processes share the port (SO_REUSEPORT)."""
+    """Serve until a signal; with ``--workers N`` N processes share the port (SO_REUSEPORT).
+    A port that is taken stops it before anything loads (``listen.py``)."""
     from ..workspace import load_config
     from .auth import Gatekeeper, loopback_host
+    from .listen import check_can_listen
     from .process import Supervisor
     from .startup import run_gateway
 
@@ -84,11 +101,12 @@ def run(args: argparse.Namespace) -> int:
         )
     workers = getattr(args, "workers", 1)
     workers = workers_count(workers) if isinstance(workers, str) else max(1, int(workers or 1))
+    args.workers = workers  # the banner says how many
+    check_can_listen(args.host, args.port)
     if workers == 1:
         run_gateway(args, config)
         return 0
     config, emulator = _shared_emulator(config)
-    log.info("%d gateway processes share port %s", workers, args.port)
     try:
         gateway = partial(run_gateway, args, config, reuse_port=True, emulator=False)
         return Supervisor(gateway, workers, name="worker", stop_timeout=STOP_SECONDS).run()

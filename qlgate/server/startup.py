@@ -1,8 +1,9 @@
 """One gateway process, from its configuration to a listening socket: the
-workspace opened, the job backend, the app assembled, the access log, the heap
-settled, then aiohttp's server until SIGTERM or SIGINT, which drains in-flight
-requests for up to ``DRAIN_SECONDS``. ``qlgate serve`` runs one such process,
-or ``process.py``'s supervisor runs several.
+workspace opened, the job backend, the app assembled, the access log (on unless
+``--no-access-log``), the heap settled, then aiohttp's server until SIGTERM or
+SIGINT, which drains in-flight requests for up to ``DRAIN_SECONDS``. Once the
+socket listens, the first process prints the banner (``banner.py``). ``qlgate
+serve`` runs one such process, or ``process.py``'s supervisor runs several.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from typing import Any
 
 from aiohttp import web
 
-from .._version import __version__
-from ..errors import QlError
 from ..jobs.factory import open_job_backend
 from ..workspace import Workspace
 from .accesslog import AccessLog
 from .app import build_app
-from .handlers import ROUTES
-from .middleware import ACCESS_LOG, GATEKEEPER
+from .banner import gather
+from .banner import lines as banner_lines
+from .listen import bind_failure, is_bind_failure
+from .middleware import ACCESS_LOG
 
 log = logging.getLogger("qlgate.server")
 
@@ -39,26 +40,44 @@ def run_gateway(
     emulator: bool = True,
 ) -> None:
     """Serve until a signal stops this process. ``index``: its place among the
-    gateway processes (the first runs embedded jobs and prints the banner);
-    ``ready``: called once every socket listens; ``emulator``: this process may
-    start the eBay emulator (with several processes the parent starts one for all)."""
+    gateway processes (the first runs embedded jobs and prints the banner, unless
+    ``ready.restart`` says it replaces one that did); ``ready``: called once every
+    socket listens; ``emulator``: this process may start the eBay emulator (with
+    several processes the parent starts one for all). A port that cannot be bound
+    is a ``CannotListen`` (a usage error), not an internal one."""
     from ..loop import install
 
     install()
-    web.run_app(
-        open_gateway(args, config, index, emulator=emulator),
-        host=args.host,
-        port=args.port,
+    banner: list[str] | None = [] if index == 0 and not getattr(ready, "restart", False) else None
+
+    def listening(*_: Any) -> None:
         # run_app calls its print hook once, right after every site listens: the moment this process is ready
-        print=(lambda *_: ready()) if ready is not None else (lambda *_: None),
-        access_log=None,
-        reuse_port=reuse_port,
-        shutdown_timeout=DRAIN_SECONDS,
-    )
+        if banner:
+            _say(banner)
+        if ready is not None:
+            ready()
+
+    try:
+        web.run_app(
+            open_gateway(args, config, index, emulator=emulator, banner=banner),
+            host=args.host,
+            port=args.port,
+            print=listening,
+            access_log=None,
+            reuse_port=reuse_port,
+            shutdown_timeout=DRAIN_SECONDS,
+        )
+    except OSError as error:
+        if is_bind_failure(error):
+            raise bind_failure(error, args.host, args.port) from None
+        raise
 
 
-async def open_gateway(args: Any, config: Any, index: int = 0, *, emulator: bool = True) -> web.Application:
-    """The app one gateway process serves, with what it needs open and its clean-up hooked."""
+async def open_gateway(
+    args: Any, config: Any, index: int = 0, *, emulator: bool = True, banner: list[str] | None = None
+) -> web.Application:
+    """The app one gateway process serves, with what it needs open and its clean-up
+    hooked; ``banner``, when given, receives the lines to print once it listens."""
     workspace = await Workspace.open(tables=args.tables, routes=args.routes, config=config, emulator=emulator)
     for problem in workspace.problems:
         log.warning("%s", problem)
@@ -71,17 +90,28 @@ async def open_gateway(args: Any, config: Any, index: int = 0, *, emulator: bool
         insecure=getattr(args, "insecure", False),
     )
     app.on_cleanup.insert(0, stop_jobs)
-    app[ACCESS_LOG] = access = AccessLog(sys.stderr)
+    if getattr(args, "access_log", True):
+        app[ACCESS_LOG] = access = AccessLog(sys.stderr)
 
-    async def flush_access_log(_: web.Application) -> None:
-        access.flush()
+        async def flush_access_log(_: web.Application) -> None:
+            access.flush()
 
-    app.on_shutdown.append(flush_access_log)
-    app.on_cleanup.append(flush_access_log)
-    if index == 0:
-        _banner(args, app, workspace)
+        app.on_shutdown.append(flush_access_log)
+        app.on_cleanup.append(flush_access_log)
+    else:  # nor through the logger the middleware falls back to
+        logging.getLogger("qlgate.access").setLevel(logging.WARNING)
+    if banner is not None:
+        banner.extend(banner_lines(gather(args, app, workspace)))
     settle_heap()
     return app
+
+
+def _say(lines: list[str]) -> None:
+    try:
+        sys.stderr.write("\n".join(lines) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed: the gateway serves on
+        pass
 
 
 def settle_heap() -> None:
@@ -91,52 +121,3 @@ def settle_heap() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(7000, 20, 20)
-
-
-def _banner(args: Any, app: web.Application, workspace: Workspace) -> None:
-    """What an operator needs to know at start-up: where, what is loaded, which
-    upstreams, and who may call."""
-    engine = workspace.engine
-    log.info(
-        "qlgate %s on http://%s:%s: %d tables, %d routes",
-        __version__,
-        args.host,
-        args.port,
-        len(engine.tables),
-        len(app[ROUTES]),
-    )
-    if workspace.emulator is not None:
-        log.info("no eBay credentials configured: eBay tables use the built-in emulator at %s", workspace.emulator.base)
-    else:
-        _log_ebay_environment(engine.config.data)
-    gatekeeper = app[GATEKEEPER]
-    if not gatekeeper.open:
-        log.info("API keys required (gateway.auth): %s", ", ".join(k.name for k in gatekeeper.keys))
-    elif gatekeeper.insecure:
-        log.warning(
-            "OPEN and --insecure: no gateway.auth, and every client that reaches %s:%s may run "
-            "scripts, submit jobs and change limits",
-            args.host,
-            args.port,
-        )
-    else:
-        log.warning("open gateway (no gateway.auth): it answers loopback clients only")
-
-
-def _log_ebay_environment(data: dict[str, Any]) -> None:
-    """Say which eBay the eBay tables talk to (``ebay.environment``), so a gateway set
-    up for the sandbox is not taken for production, nor the other way round."""
-    from ..ebay.environments import resolved_environment
-
-    if "ebay" not in data:
-        return
-    try:
-        environment = resolved_environment(data)
-    except QlError:
-        return
-    hosts = ((data.get("tables") or {}).get("ebay") or {}).get("rest", {}).get("hosts") or {}
-    where = hosts.get("api", "REST hosts not set")
-    if environment == "emulator":
-        log.info("eBay tables use the built-in emulator at %s (shared by the gateway processes)", where)
-    else:
-        log.info("eBay tables talk to eBay's %s (%s)", environment, where)

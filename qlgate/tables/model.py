@@ -16,6 +16,7 @@ from ..values import MISSING, is_scalar, to_text
 from .bodies import BodyTemplate
 from .files import CodeDirs
 from .patches import Patch, load_module
+from .shapes import ArrayPaths
 
 BODY_METHODS = ("post", "put", "delete", "patch")
 # CR and LF would end a header and start another (header injection); aiohttp refuses
@@ -100,6 +101,7 @@ class Mapping:
     credential: str | None = None  # ``using auth 'name'``: the config ``auth`` entry whose token it sends
     definition: ast.MappingDef | None = None
     echo_risk: bool | None = field(default=None, repr=False, compare=False)  # see may_echo_secret
+    arrays: ArrayPaths | None = None  # ``with arrays``: result-set paths always arrays (tables.shapes)
 
     def may_echo_secret(self, secrets: Any) -> bool:
         """Could an answer to this mapping's requests hold a config secret? Only if a
@@ -154,6 +156,7 @@ def compile_table(
             patch = Patch(load_module(m.patch, dirs), m.patch) if m.patch else None
             auth = Patch(load_module(m.auth, dirs, what="auth"), m.auth) if m.auth else None
             body = BodyTemplate.load(m.body.template, m.body.media_type, m.body.foreach, dirs) if m.body else None
+            arrays = ArrayPaths.compile(m.arrays) if m.arrays else None
         except QlError as e:
             e.line = e.line or (m.pos.line if m.pos else create.pos.line)
             raise
@@ -201,6 +204,7 @@ def compile_table(
             operation=m.operation,
             credential=m.credential,
             definition=m,
+            arrays=arrays,
         )
     return Table(
         create.name,

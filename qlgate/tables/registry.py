@@ -2,11 +2,13 @@
 
 Names resolve fully qualified, or by a unique dotted suffix
 (``trading.AddToWatchList`` → ``ebay.trading.AddToWatchList``); an ambiguous
-suffix is an error listing the candidates.
+suffix is an error listing the candidates; an unknown name is an error that
+suggests the near names (``weather.forcast``: did you mean weather.forecast?).
 """
 
 from __future__ import annotations
 
+import difflib
 import logging
 import os
 from collections.abc import Callable, Iterable
@@ -115,8 +117,42 @@ class TableRegistry:
     def get(self, name: str) -> Table:
         table = self.find(name)
         if table is None:
-            raise TableNotFound(f"No such table {name}")
+            raise not_found(name, self)
         return table
+
+    def known_names(self) -> set[str]:
+        """Every table name this registry can resolve, compiling none (a lazily loaded
+        registry knows the names its index lists): what suggestions are made from."""
+        names = set(self._tables)
+        # a lazily loaded registry (tables/index.py): the names its index lists, but not
+        # those already compiled in vain, which a full load would not know either
+        settled = getattr(self, "_settled", ())
+        names |= {n for n in getattr(self, "_defined", ()) if n not in settled}
+        if self.parent is not None:
+            names |= self.parent.known_names()
+        return names
+
+
+def near_names(name: str, names: Iterable[str]) -> list[str]:
+    """The names (or unique name endings, as a script may write them) closest to
+    ``name``, best first."""
+    names = list(names)
+    pool = {n.lower(): (n, n) for n in names}  # as written → (as shown, the table's name)
+    for suffix, owners in suffix_map(names).items():
+        if len(owners) == 1:
+            pool.setdefault(suffix.lower(), (suffix, owners[0]))
+    shown: dict[str, str] = {}  # one suggestion per table, the closest way of writing it
+    for found in difflib.get_close_matches(name.lower(), list(pool), n=10, cutoff=0.75):
+        text, owner = pool[found]
+        shown.setdefault(owner, text)
+    return list(shown.values())[:3]
+
+
+def not_found(name: str, registry: TableRegistry) -> TableNotFound:
+    """``No such table NAME``, with the near names when there are some."""
+    near = [n for n in near_names(name, registry.known_names() - {name}) if n != name]
+    hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    return TableNotFound(f"No such table {name}{hint}", suggestions=near or None)
 
 
 def load_tables_dir(

@@ -22,6 +22,7 @@ from ..trust import connection_header
 from ..values import MISSING, to_text
 from .bodies import render_mustache
 from .call import CallHooks
+from .config_refs import UnresolvedConfig, missing_in, unresolved
 from .model import UNSAFE_IN_HEADER, Mapping, Table
 from .params import ParamView, nest_dotted
 from .patches import HookContext, MutableURI
@@ -140,6 +141,10 @@ class RequestBuilder:
             expanded = expand(mapping.uri, view, table=table.name)
         except UnicodeEncodeError as e:  # percent-encoding needs UTF-8, which a lone surrogate has not
             raise not_unicode(table.name, "URI", e) from None
+        except UnresolvedConfig as e:  # in a caller's own table, the caller's mistake
+            if table.by_caller:
+                e.status = 400
+            raise
         requests: list[tuple[str, dict[str, Any]]] = []
         for item in expanded:
             if hooks.has("patch_uri"):
@@ -219,6 +224,12 @@ class RequestBuilder:
             "connection": outgoing.connection,
         }
         for name_t, value_t in self.mapping.headers:
+            if name_t.tokens or value_t.tokens:  # a config token naming nothing is an error, not ""
+                for template in (name_t, value_t):
+                    if (missing := missing_in(template, view.config)) is not None:
+                        raise unresolved(
+                            missing, table.name, view.config, f"header {name_t.raw!r}", by_caller=table.by_caller
+                        )
             name = interpolate_text(name_t, view.lookup, unresolved="").lower()
             if name:
                 value = interpolate_text(value_t, view.lookup, unresolved="")

@@ -1,6 +1,8 @@
 """How a table call's answer is read (spec §10.6–§10.8): the body decoded by its
 charset, transformed by its media type (JSON, XML, CSV, text), the patch hooks
-that may replace each step, the status checked, the result set selected.
+that may replace each step, the status checked, the result set selected and
+brought to the shape the table declares (``with arrays``: the paths that are
+always lists, so one hit and several look alike).
 
 ``http/`` moves bytes and knows codecs; this knows what a table's answer means.
 Secrets a request carried are masked where an upstream could echo them into a
@@ -99,7 +101,9 @@ async def read_answer(
         replaced = await hooks.call("patch_response", view, uri=response.url, status=status, headers=headers, body=body)
         if replaced is not None:
             body = replaced
-    return select_resultset(body, mapping.resultset)
+    result = select_resultset(body, mapping.resultset)
+    # one hit or several, the declared lists are arrays (``with arrays``, tables.shapes)
+    return mapping.arrays.apply(result) if mapping.arrays else result
 
 
 def _has_escapes(text: str) -> bool:

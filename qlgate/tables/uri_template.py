@@ -1,6 +1,8 @@
 """URI templates (spec §6): tokens are formatted against the parameter view,
 percent-encoded like ``encodeURIComponent``, and a list value may fork the
-template into several URIs (the fan-out).
+template into several URIs (the fan-out). A ``{config.…}`` token that names
+nothing in the config is an error naming it (``config_refs.py``), never an
+empty piece of a URI that fails far away as an unreachable host.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from urllib.parse import quote
 from ..errors import MissingParameter, StatementError
 from ..lang.templates import Template, Token, parse_reference, resolve_reference
 from ..values import MISSING, to_text
+from .config_refs import is_config_ref, unresolved
 from .params import ParamView, lookup_dotted
 
 _UNRESERVED = "-_.!~*'()"
@@ -55,8 +58,9 @@ def token_names(template: Template) -> list[str]:
     return [t.body.raw for t in template.tokens if not t.body.tokens]
 
 
-def expand(template: Template, view: ParamView, *, table: str = "") -> list[Expanded]:
-    """Format ``template``; several results when one token forks (§6.2 step 3)."""
+def expand(template: Template, view: ParamView, *, table: str = "", where: str = "URI") -> list[Expanded]:
+    """Format ``template``; several results when one token forks (§6.2 step 3).
+    ``where``: what the template is, for errors (a form body is one too)."""
     if not template.tokens:
         return [Expanded(template.raw, {})]
     prefix: list[str] = []
@@ -69,6 +73,8 @@ def expand(template: Template, view: ParamView, *, table: str = "") -> list[Expa
             continue
         name, value = token_value(part, view)
         if _is_empty(value):
+            if value is MISSING and name is not None and is_config_ref(name):
+                raise unresolved(name, table, view.config, where)
             if part.required:
                 raise MissingParameter(
                     f"missing required parameter '{name or part.raw}' for {table or 'table'}", param=name
@@ -122,4 +128,4 @@ def _append(prefix: list[str], suffixes: list[list[str]] | None, text: str) -> N
 
 def format_form(template: Template, view: ParamView, *, table: str = "") -> str:
     """A form-urlencoded body template is a URI template; the first fork wins."""
-    return expand(template, view, table=table)[0].uri
+    return expand(template, view, table=table, where="form body")[0].uri

@@ -98,7 +98,7 @@ async def test_a_listing_made_with_the_inventory_api_is_found_by_every_api(emula
             'return select searchResult from finding.findItemsByKeywords where keywords = "zephyrine";'
         )
         (result,) = finding.value
-        assert result["count"] == 1 and str(result["item"]["itemId"]) == listing  # one hit: an object
+        assert result["count"] == 1 and [str(i["itemId"]) for i in result["item"]] == [listing]  # one hit, a list
         trading = await engine.execute(f'return select Item.Title from trading.GetItem where ItemID = "{listing}";')
         assert trading.value == ["Zephyrine test camera"]
 
@@ -251,7 +251,7 @@ async def test_one_marketplace_behind_every_api(emulator, tmp_path):
         finding = await engine.execute(
             'return select searchResult from finding.findItemsByKeywords where keywords = "quokkaflex";'
         )
-        assert str(finding.value[0]["item"]["itemId"]) == item_id
+        assert [str(i["itemId"]) for i in finding.value[0]["item"]] == [item_id]
         shopping = await engine.execute(
             f'return select Item.Title from shopping.GetSingleItem where ItemID = "{item_id}";'
         )
@@ -277,7 +277,7 @@ async def test_one_marketplace_behind_every_api(emulator, tmp_path):
             f'values ("{order_id}", "{{lines}}", "USPS", "9400222");'
         )
         seen = await engine.execute(
-            "return select OrderArray.Order.OrderFulfillmentStatus from trading.GetOrders "
+            "return select OrderArray.Order[0].OrderFulfillmentStatus from trading.GetOrders "  # Order: a list
             f'where OrderIDArray.OrderID = "{order_id}" and OrderRole = "Buyer";'
         )
         assert seen.value == ["FULFILLED"]

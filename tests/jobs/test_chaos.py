@@ -239,7 +239,7 @@ def test_the_command_line_submits_waits_and_reads_results(workers, jobs, setup, 
     missing = qlgate("status", "999999")
     assert missing.returncode == 1 and json.loads(missing.stderr.strip().splitlines()[-1])["status"] == 404
     bad = qlgate("submit", str(script), "--type", "t", "--not-before", "tomorrow-ish")
-    assert bad.returncode == 1 and "--not-before" in json.loads(bad.stderr.strip().splitlines()[-1])["error"]
+    assert bad.returncode == 2 and "--not-before" in json.loads(bad.stderr.strip().splitlines()[-1])["error"]
 
 
 def three_calls(label: str, ms: int = 600) -> str:

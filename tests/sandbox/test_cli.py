@@ -111,7 +111,7 @@ def test_serve_without_credentials_uses_the_built_in_emulator(tmp_path):
         with urllib.request.urlopen(request) as resp:
             assert json.loads(resp.read())["WatchListCount"] == 1
         with urllib.request.urlopen(f"{base}/ebay/mybuying") as resp:
-            assert json.loads(resp.read())["watching"]["ItemID"] == 230851234562
+            assert [i["ItemID"] for i in json.loads(resp.read())["watching"]] == [230851234562]
         with urllib.request.urlopen(f"{base}/table?name=ebay.trading.AddItem") as resp:
             described = resp.read().decode()
         assert "TEST-TOKEN" not in described and "****" in described

@@ -64,9 +64,11 @@ async def test_route_binds_path_query_defaults_and_headers(upstream, gateway):
 
 async def test_route_selection_errors(gateway):
     async with gateway.get("/u/u1") as resp:  # required ^page missing
-        assert resp.status == 400 and await resp.json() == {"err": "No matching route"}
+        assert resp.status == 400 and await resp.json() == {"err": "No matching route", "missing": ["page"]}
     async with gateway.get("/nowhere") as resp:
         assert resp.status == 404
+    async with gateway.delete("/u/u1", params={"page": "1"}) as resp:  # the path is right, the method is not
+        assert resp.status == 405 and resp.headers["Allow"] == "GET"
 
 
 async def test_json_body_members_feed_the_body_template(upstream, gateway):

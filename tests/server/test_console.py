@@ -9,12 +9,14 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from qlgate.limits.host_store import RELOAD_S
 from tests.sandbox.test_cli import free_port, stop, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,17 +38,24 @@ def start_gateway(*extra: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("EBAY_")}
     # a jobs database of its own: the jobs view counts every job in it
-    env["QLGATE_JOBS_DATABASE"] = os.path.join(tempfile.mkdtemp(prefix="qlgate-console-"), "jobs.sqlite")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "qlgate", "serve", "--port", str(port), *extra],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    home = tempfile.mkdtemp(prefix="qlgate-console-")
+    env["QLGATE_JOBS_DATABASE"] = os.path.join(home, "jobs.sqlite")
+    # stderr (the access log, a line per request) goes to a file: a pipe nobody reads
+    # fills up, and then every write to it, and the gateway with it, blocks
+    log = Path(home, "stderr.log")
+    with log.open("w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "qlgate", "serve", "--port", str(port), *extra],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
     base = f"http://127.0.0.1:{port}"
-    wait_for(f"{base}/health", proc)
+    try:
+        wait_for(f"{base}/health", proc)
+    except AssertionError as e:
+        raise AssertionError(f"{e}\n{log.read_text()[-4000:]}") from None
     return proc, base
 
 
@@ -265,6 +274,42 @@ def test_the_jobs_view_shows_types_against_their_limits_workers_and_jobs(console
     expect(console.locator("#catalog")).to_be_visible()
 
 
+def test_the_jobs_view_shows_each_types_rate_and_what_is_left_today(console: Page, gateway: str):
+    def put(path: str, body) -> None:
+        request = urllib.request.Request(
+            gateway + path, data=json.dumps(body).encode(), method="PUT", headers={"Content-Type": "application/json"}
+        )
+        urllib.request.urlopen(request).read()
+
+    # types no other test of the module calls, and rates that hold none of them back
+    put("/rates/ebay.trading", "1000/day@America/Los_Angeles")
+    put("/rates/ebay.commerce", "20/s")
+    time.sleep(2 * RELOAD_S)  # every gateway process has read the new rates: the call below counts
+    try:
+        run(console, 'return select Item.Title from ebay.trading.GetItem where ItemID = "230851234561";')
+        expect(console.locator("#status")).to_have_class("ok")
+        left = json.loads(urllib.request.urlopen(f"{gateway}/limits").read())["ebay.trading"]["calls"]["leftToday"]
+        assert left < 1000  # the call counted
+        console.click("#jobs-tab")
+        daily = console.locator('#jobs-rates tr[data-type="ebay.trading"]')
+        expect(daily.locator(".rate")).to_have_text("1,000 calls a day (America/Los_Angeles)")
+        expect(daily.locator(".left")).to_have_text(f"{left:,} of 1,000")
+        fill = daily.locator(".jobs-bar span").evaluate(
+            "f => f.getBoundingClientRect().width / f.parentNode.getBoundingClientRect().width"
+        )
+        assert abs(fill - left / 1000) < 0.02
+        per_second = console.locator('#jobs-rates tr[data-type="ebay.commerce"]')
+        expect(per_second.locator(".rate")).to_have_text("20 calls a second")
+        expect(per_second.locator(".left")).to_have_text("no daily quota")
+        screenshot(console, "console-jobs-rates.png")
+        # a rate removed leaves the view at its next refresh
+        put("/rates/ebay.commerce", None)
+        expect(per_second).to_have_count(0)
+    finally:
+        put("/rates/ebay.trading", None)
+        put("/rates/ebay.commerce", None)
+
+
 def test_with_adhoc_disabled_the_console_says_so_and_routes_still_work(browser):
     proc, base = start_gateway("--disable-q")
     try:
@@ -312,9 +357,11 @@ def test_with_api_keys_the_console_asks_for_one_and_keeps_it_in_the_tab(browser,
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         expect(page.locator("#table-count")).not_to_have_text("")
         assert page.evaluate("sessionStorage.getItem('qlgate.apiKey')") == key
-        assert page.evaluate("localStorage.length") == 0
         run(page, "return [1, 2];")
         expect(page.locator("#status")).to_have_class("ok")
+        # the console keeps the script in local storage, never the key
+        kept = page.evaluate("JSON.stringify(Object.entries(localStorage))")
+        assert "return [1, 2];" in kept and key not in kept
         page.reload()  # the tab keeps it: no second question
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         expect(dialog).to_be_hidden()

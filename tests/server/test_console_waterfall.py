@@ -193,3 +193,41 @@ def test_at_800_pixels_labels_do_not_overlap(console: Page):
         assert label["x"] + label["width"] <= track["x"]
         assert track["width"] >= 80
     screenshot(console, "console-waterfall-800.png")
+
+
+def test_at_800_pixels_a_real_run_is_readable(console: Page):
+    console.set_viewport_size({"width": 800, "height": 700})
+    script = (
+        "first = select searchResult.item[0].itemId from ebay.finding.findItemsByKeywords "
+        'where keywords = "iphone";\n'
+        'item = select Item.Title as title from ebay.shopping.GetSingleItem where ItemID = "{first}";\n'
+        "more = select Item.Title as title from ebay.shopping.GetSingleItem\n"
+        '  where ItemID in ("230851234562", "230851234563", "280770598060");\n'
+        'return {"first": "{item}", "more": "{more}"};'
+    )
+    run(console, script)
+    expect(console.locator("#status")).to_have_class("ok")
+    rows = console.locator("#waterfall .wf-call")
+    expect(rows).to_have_count(5)
+    pane = console.locator("#waterfall").bounding_box()
+    assert pane["width"] >= 400  # beside the result it had half the workspace: about 200 px
+    for i in range(5):
+        row = rows.nth(i)
+        expect(row).to_be_in_viewport()
+        label, track = row.locator(".wf-label"), row.locator(".wf-track").bounding_box()
+        if "GetSingleItem" in label.inner_text():  # the whole label shows, not "shopping.Ge…"
+            assert label.evaluate("l => l.scrollWidth <= l.clientWidth"), label.inner_text()
+        # a call's duration stays on its track: not over the label, not past the pane
+        time = row.locator(".wf-time").bounding_box()
+        assert time["x"] >= track["x"] - 0.5 and time["x"] + time["width"] <= track["x"] + track["width"] + 0.5
+        assert track["width"] >= 200
+    screenshot(console, "console-run-800.png")
+
+
+def test_a_duration_written_before_its_bar_does_not_cover_the_wait_before_it(console: Page):
+    render(console, diagnostics_of(call("a.late", 150.0, 190.0, queued_ms=40.0), call("b.early", 0.0, 20.0)))
+    row = console.locator("#waterfall .wf-call").filter(has_text="a.late")
+    time, wait = row.locator(".wf-time").bounding_box(), row.locator(".wf-wait").bounding_box()
+    bar = row.locator(".wf-bar").bounding_box()
+    assert time["x"] + time["width"] <= wait["x"] + 0.5 < bar["x"]
+    assert abs((time["y"] + time["height"] / 2) - (bar["y"] + bar["height"] / 2)) < 3  # on the bar's line

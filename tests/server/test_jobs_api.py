@@ -56,7 +56,7 @@ def serve(setup: Path, *extra: str) -> tuple[subprocess.Popen, str]:
         ],
         cwd=setup,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,  # the access log, unread: a pipe would fill and block the gateway
         text=True,
         env={k: v for k, v in os.environ.items() if not k.startswith("EBAY_")},
     )

@@ -29,7 +29,7 @@ def gateway(tmp_path, observer):
         [sys.executable, "-m", "qlgate", "serve", "--port", str(port), "--workers", "1", *workspace(tmp_path)],
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,  # the access log, unread: a pipe would fill and block the gateway
         text=True,
     )
     base = f"http://127.0.0.1:{port}"

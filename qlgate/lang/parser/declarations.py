@@ -97,6 +97,26 @@ class DeclarationRules(Rules):
     def c_expires(self, meta: Meta, c: Children) -> Clause:
         return ("expires", lit.non_negative_int(c[0], "expires"))
 
+    def c_arrays(self, meta: Meta, c: Children) -> Clause:
+        return ("arrays", c[0])
+
+    def array_paths(self, meta: Meta, c: Children) -> tuple[str, ...]:
+        """The paths of a ``with arrays`` clause: names joined by '.', optionally after a
+        leading '..' (any depth); see ``qlgate.tables.shapes``."""
+        paths = []
+        for token in c:
+            path = lit.unquote(token)
+            steps = (path[2:] if path.startswith("..") else path).split(".")
+            if not all(steps):
+                raise lit.ErrorAt(
+                    f"with arrays: '{path[:80]}' is not a path (names joined by '.', optionally after a leading '..')",
+                    token.line,
+                    token.column,
+                    str(token),
+                )
+            paths.append(path)
+        return tuple(dict.fromkeys(paths))
+
     def c_expect(self, meta: Meta, c: Children) -> Clause:
         return ("expect", tuple(c))
 
@@ -141,9 +161,11 @@ class DeclarationRules(Rules):
 
     def route(self, meta: Meta, children: Children) -> ast.RouteSpec:
         path = lit.unquote(children[0])
-        method, optional, defaults, headers = None, False, (), ()
+        method, optional, defaults, headers, arrays = None, False, (), (), ()
         for tag, value in children[1:]:
-            if tag == "method":
+            if tag == "arrays":
+                arrays = value
+            elif tag == "method":
                 method = value
             elif tag == "optional":
                 optional = True
@@ -153,7 +175,7 @@ class DeclarationRules(Rules):
                 headers = value
         if method is None:
             raise lit.ErrorAt("a route needs 'using method …'", meta.line, meta.column)
-        return ast.RouteSpec(path, method, optional, defaults, headers, lit.pos(meta))
+        return ast.RouteSpec(path, method, optional, defaults, headers, lit.pos(meta), arrays)
 
     def r_optional(self, meta: Meta, c: Children) -> Clause:
         return ("optional", True)
@@ -166,3 +188,6 @@ class DeclarationRules(Rules):
 
     def r_headers(self, meta: Meta, c: Children) -> Clause:
         return ("headers", c[0])
+
+    def r_arrays(self, meta: Meta, c: Children) -> Clause:
+        return ("arrays", c[0])

@@ -1,7 +1,9 @@
-// The tables and routes of the gateway, their describe pages, and "try it".
+// The tables and routes of the gateway, their describe pages, and "try it" (an example
+// with blanks asks for their values first: see examples.js).
 
 import {escapeHtml} from "./highlight.js";
 import {api} from "./api.js";
+import {blanks, fillIn} from "./examples.js";
 
 const ALLOWED_TAGS = new Set(["P", "CODE", "EM", "STRONG", "A", "UL", "OL", "LI", "PRE", "BR"]);
 
@@ -95,7 +97,34 @@ export class Browser {
     this.detail.innerHTML = `<h3>${escapeHtml(t.name)}</h3><div class="info">${sanitized(t.info || "")}</div>` +
       `<pre class="example">${escapeHtml(t.example)}</pre><button id="try-it">Try it</button>` + verbs +
       `<p><a href="${escapeHtml(t.about)}" target="_blank">describe page</a></p>`;
-    this.detail.querySelector("#try-it").addEventListener("click", () => this.onTryTable(t.example));
+    const spots = blanks(t.example);
+    this.detail.querySelector("#try-it").addEventListener("click", () => {
+      if (!spots.length) return this.onTryTable(t.example);
+      this.askFor(spots.map((spot) => spot.name), (values) => {
+        const {script, variables} = fillIn(t.example, values);
+        this.onTryTable(script, {run: true, variables});
+      });
+    });
+  }
+
+  // The example has blanks (required values nobody wrote an example for): ask for them
+  // first, so that nothing is sent with a placeholder in it; `done(values)` runs it.
+  askFor(names, done) {
+    this.detail.querySelector("#try-form")?.remove();
+    const form = document.createElement("form");
+    form.id = "try-form";
+    form.innerHTML = "<p>This example needs a value for each of these:</p>" + names.map((name, i) =>
+      `<label>${escapeHtml(name)} <input name="blank-${i}" required spellcheck="false" autocomplete="off"></label>`).join("") +
+      '<button type="submit">Run</button> <button type="button" class="quiet" id="try-cancel">Cancel</button>';
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const values = names.map((_, i) => form.elements[`blank-${i}`].value);
+      form.remove();
+      done(values);
+    });
+    form.querySelector("#try-cancel").addEventListener("click", () => form.remove());
+    this.detail.querySelector("#try-it").after(form);
+    form.querySelector("input").focus();
   }
 
   renderRoute(r) {
@@ -105,6 +134,15 @@ export class Browser {
       `<button id="try-it">Try it</button><p>${(r.tables || []).map((t) =>
         `<a href="${escapeHtml(t)}" target="_blank">${escapeHtml(decodeURIComponent(t.split("name=")[1] || t))}</a>`).join(" ")}</p>`;
     const input = this.detail.querySelector("#route-url");
-    this.detail.querySelector("#try-it").addEventListener("click", () => this.onTryRoute(r.method, input.value));
+    this.detail.querySelector("#try-it").addEventListener("click", () => {
+      // the pattern's {names} still in the request: values to ask for, not text to send
+      const names = [...new Set([...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))]
+        .filter((name) => input.value.includes(`{${name}}`));
+      if (!names.length) return this.onTryRoute(r.method, input.value);
+      this.askFor(names, (values) => {
+        names.forEach((name, i) => { input.value = input.value.split(`{${name}}`).join(encodeURIComponent(values[i])); });
+        this.onTryRoute(r.method, input.value);
+      });
+    });
   }
 }

@@ -1,4 +1,6 @@
-// The console: write a script, run it through /q, see the result and its upstream calls.
+// The console: write a script (and its variables), run it through /q, see the result and
+// its upstream calls. The script and variables are kept in this browser (state.js) and
+// travel in a link ("Share"); a fresh console starts from one of the gateway's own tables.
 
 import {highlight, escapeHtml} from "./highlight.js";
 import {renderTree, setAllOpen} from "./jsontree.js";
@@ -7,6 +9,9 @@ import {Completer} from "./completion.js";
 import {Browser} from "./browser.js";
 import {JobsView} from "./jobs.js";
 import {api} from "./api.js";
+import {VariablesPanel} from "./variables.js";
+import {kept, keep, shared, shareLink} from "./state.js";
+import {defaultScript} from "./examples.js";
 
 const $ = (id) => document.getElementById(id);
 const editor = $("editor");
@@ -77,12 +82,41 @@ async function show(response, started) {
   renderWaterfall($("waterfall"), diagnostics);
 }
 
+const variables = new VariablesPanel({
+  panel: $("vars"), rows: $("vars-rows"), add: $("vars-add"), count: $("vars-count"), onChange: remember,
+});
+
+// Kept on every change. A shared link's fragment goes once the script changes: a reload
+// then shows the script as it is now, not as it was shared.
+function remember() {
+  keep(editor.value, variables.pairs());
+  if (window.location.hash) history.replaceState(null, "", window.location.pathname + window.location.search);
+}
+
+async function share() {
+  const link = shareLink(editor.value, variables.pairs());
+  history.replaceState(null, "", link);
+  const input = $("share-link");
+  input.value = link;
+  $("share-box").hidden = false;
+  input.select();
+  let note = "copied to the clipboard";
+  try {
+    await navigator.clipboard.writeText(link);
+  } catch {
+    note = "copy the link (Ctrl+C)";
+  }
+  $("share-note").textContent = note;
+}
+
 async function runScript() {
   if (!adhoc) return setStatus("ad-hoc scripts are disabled on this gateway", "failed");
+  const problem = variables.problem();
+  if (problem) return setStatus(`variables: ${problem}`, "failed");
   setStatus("running…", "busy");
   const started = performance.now();
   try {
-    const response = await api("/q?diagnostics=1", {method: "POST", body: editor.value,
+    const response = await api("/q?diagnostics=1" + variables.query(), {method: "POST", body: editor.value,
       headers: {"content-type": "text/plain; charset=utf-8"}});
     await show(response, started);
   } catch (e) {
@@ -101,16 +135,30 @@ async function tryRoute(method, url) {
   }
 }
 
-editor.addEventListener("input", paint);
+editor.addEventListener("input", () => { paint(); remember(); });
 editor.addEventListener("scroll", () => { layer.scrollTop = editor.scrollTop; layer.scrollLeft = editor.scrollLeft; });
 editor.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); runScript(); }
 });
+$("vars").addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); runScript(); }
+});
 $("run").addEventListener("click", runScript);
+$("share").addEventListener("click", share);
 $("expand").addEventListener("click", () => setAllOpen(result, true));
 $("collapse").addEventListener("click", () => setAllOpen(result, false));
 $("run").disabled = !adhoc;
 $("adhoc-off").hidden = adhoc;
+
+// where the console starts: a shared link, else what this browser kept, else (once the
+// tables are known) an example of one of them
+const link = shared(window.location.hash);
+const start = link || kept();
+if (start) {
+  editor.value = start.script;
+  variables.set(start.variables);
+  if (link) keep(link.script, link.variables);
+}
 paint();
 
 const completer = new Completer(editor, $("completions"), caretPoint);
@@ -120,9 +168,20 @@ const browser = new Browser({
   list: $("catalog"), filter: $("filter"), detail: $("detail"),
   tabs: [...document.querySelectorAll("#browser [role=tab]")],
   counts: {tables: $("table-count"), routes: $("route-count")},
-  onTryTable: (example) => { editor.value = example; paint(); editor.focus(); },
+  onTryTable: (script, {run = false, variables: extra = []} = {}) => {
+    editor.value = script;
+    variables.merge(extra);
+    paint();
+    remember();
+    editor.focus();
+    if (run) runScript();
+  },
   onTryRoute: tryRoute,
   onShow: (kind) => jobsView.show(kind === "jobs"),
 });
-browser.load().then((names) => { completer.names = names; document.body.dataset.ready = "true"; })
+browser.load().then((names) => {
+  completer.names = names;
+  if (!start && !editor.value) { editor.value = defaultScript(browser.items.tables); paint(); }
+  document.body.dataset.ready = "true";
+})
   .catch((e) => setStatus(`cannot load tables: ${e.message}`, "failed"));

@@ -1,8 +1,10 @@
-// The job backend at a glance: the limiter master, workers, each type's running
-// jobs against its limit, and the latest jobs. Refreshed while it is on screen.
+// The job backend at a glance: the limiter master, workers, each type's call rate and
+// what is left of its daily quota, its running jobs against its limit, and the latest
+// jobs. Refreshed while it is on screen.
 
 import {api} from "./api.js";
 import {escapeHtml} from "./highlight.js";
+import {rateRows, ratesHtml} from "./rates.js";
 
 const REFRESH_MS = 1000;
 
@@ -35,15 +37,19 @@ export class JobsView {
 
   async refresh() {
     try {
-      const response = await api("/jobs/backend");
-      if (response.ok) this.render(await response.json());
+      const [backend, rates, limits] = await Promise.all(["/jobs/backend", "/rates", "/limits"].map((url) => api(url)));
+      if (backend.ok) {
+        const unavailable = !rates.ok || !limits.ok;
+        const rows = unavailable ? [] : rateRows(await rates.json(), await limits.json());
+        this.render(await backend.json(), ratesHtml(rows, unavailable));
+      }
     } catch (e) {
       this.container.textContent = `cannot reach the job backend: ${e.message}`;
     }
     if (!this.container.hidden) this.timer = setTimeout(() => this.refresh(), REFRESH_MS);
   }
 
-  render(state) {
+  render(state, rates) {
     const limits = Object.entries(state.limits).map(([type, v]) =>
       `<tr data-type="${escapeHtml(type)}"><td><code>${escapeHtml(type)}</code></td><td>${bar(v.running, v.limit)}</td>` +
       `<td class="waiting">${v.waiting}</td></tr>`).join("");
@@ -56,6 +62,7 @@ export class JobsView {
     this.container.innerHTML =
       `<p class="jobs-head">${escapeHtml(state.backend === "LocalJobs" ? "embedded backend (SQLite)" : "ZooKeeper cluster")}` +
       ` · limiter master: <strong id="jobs-master">${escapeHtml(state.master ?? "none")}</strong></p>` +
+      `<h4>Call rates</h4><div id="jobs-rates">${rates}</div>` +
       `<h4>Types</h4><table id="jobs-limits"><tr><th>type</th><th>running / limit</th><th>waiting</th></tr>${limits}</table>` +
       `<h4>Workers</h4><table id="jobs-workers"><tr><th>worker</th><th>busy / slots</th></tr>${workers}</table>` +
       `<h4>Latest jobs</h4><table id="jobs-recent"><tr><th>id</th><th>state</th><th>run</th><th>types</th></tr>${recent}</table>`;

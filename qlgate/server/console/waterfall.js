@@ -127,9 +127,17 @@ function barOf(call, span) {
   bar.title = `${call.method} ${call.url}\n${call.status ?? call.error} · ${SOURCES[source].title}\n` +
     `${ms(call.start_ms)} → ${ms(call.end_ms)} (${ms(call.duration_ms)}), ${call.bytes ?? 0} bytes` +
     waitsOf(call).map((w) => `\n${WAITS[w.kind].title(ms(w.ms))}`).join("");
-  const time = el("span", call.end_ms / span > 0.8 ? "wf-time wf-time-before" : "wf-time", ms(call.duration_ms));
+  const time = el("span", `wf-time${timePlace(call, span)}`, ms(call.duration_ms));
   bar.append(time);
   return bar;
+}
+
+// Where a bar's duration goes: after the bar, else before it, else (a bar across
+// nearly the whole axis) inside it — never over the label column or past the pane.
+function timePlace(call, span) {
+  if (call.end_ms / span <= 0.8) return "";
+  const waited = waitsOf(call).reduce((t, w) => t + w.ms, 0);
+  return (call.start_ms - waited) / span >= 0.2 ? " wf-time-before" : " wf-time-inside";
 }
 
 function callRow(call, span) {
@@ -137,7 +145,12 @@ function callRow(call, span) {
   const label = el("span", "wf-label", `${call.table.split(".").slice(-2).join(".")} ${call.status ?? "✕"}`);
   label.title = `${call.method} ${call.table} · ${SOURCES[sourceOf(call)].title}`;
   const track = el("div", "wf-track");
-  track.append(...waitSegments(call, span), barOf(call, span));
+  const waits = waitSegments(call, span);
+  const bar = barOf(call, span);
+  // a duration written before its bar goes before the waits too, not over them
+  const time = bar.querySelector(".wf-time-before");
+  if (time && waits.length) waits[0].append(time);
+  track.append(...waits, bar);
   const row = rowOf(label, track);
   row.classList.add("wf-call", `wf-src-${sourceOf(call)}`);
   if (failed) row.classList.add("failed");

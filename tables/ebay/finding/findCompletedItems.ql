@@ -13,3 +13,8 @@ create table ebay.finding.findCompletedItems
                    'X-EBAY-SOA-OPERATION-NAME' = 'findCompletedItems'
      using patch 'finding.py'
      resultset 'findCompletedItemsResponse'
+     with arrays 'searchResult.item', '..error', '..parameter',
+                 '..galleryInfoContainer.galleryURL', '..paymentMethod', '..shipToLocations',
+                 '..galleryPlusPictureURL', '..attribute', '..eekStatus', '..categoryHistogram',
+                 '..childCategoryHistogram', '..aspect', '..valueHistogram',
+                 '..conditionHistogram'

@@ -13,3 +13,8 @@ create table ebay.finding.findItemsAdvanced
                    'X-EBAY-SOA-OPERATION-NAME' = 'findItemsAdvanced'
      using patch 'finding.py'
      resultset 'findItemsAdvancedResponse'
+     with arrays 'searchResult.item', '..error', '..parameter',
+                 '..galleryInfoContainer.galleryURL', '..paymentMethod', '..shipToLocations',
+                 '..galleryPlusPictureURL', '..attribute', '..eekStatus', '..categoryHistogram',
+                 '..childCategoryHistogram', '..aspect', '..valueHistogram',
+                 '..conditionHistogram'

@@ -12,3 +12,8 @@ create table ebay.finding.findItemsByCategory
                    'X-EBAY-SOA-OPERATION-NAME' = 'findItemsByCategory'
      using patch 'finding.py'
      resultset 'findItemsByCategoryResponse'
+     with arrays 'searchResult.item', '..error', '..parameter',
+                 '..galleryInfoContainer.galleryURL', '..paymentMethod', '..shipToLocations',
+                 '..galleryPlusPictureURL', '..attribute', '..eekStatus', '..categoryHistogram',
+                 '..childCategoryHistogram', '..aspect', '..valueHistogram',
+                 '..conditionHistogram'

@@ -13,3 +13,8 @@ create table ebay.finding.findItemsByImage
                    'X-EBAY-SOA-OPERATION-NAME' = 'findItemsByImage'
      using patch 'finding.py'
      resultset 'findItemsByImageResponse'
+     with arrays 'searchResult.item', '..error', '..parameter',
+                 '..galleryInfoContainer.galleryURL', '..paymentMethod', '..shipToLocations',
+                 '..galleryPlusPictureURL', '..attribute', '..eekStatus', '..categoryHistogram',
+                 '..childCategoryHistogram', '..aspect', '..valueHistogram',
+                 '..conditionHistogram'

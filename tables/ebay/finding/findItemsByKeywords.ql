@@ -14,3 +14,8 @@ create table ebay.finding.findItemsByKeywords
                    'X-EBAY-SOA-OPERATION-NAME' = 'findItemsByKeywords'
      using patch 'finding.py'
      resultset 'findItemsByKeywordsResponse'
+     with arrays 'searchResult.item', '..error', '..parameter',
+                 '..galleryInfoContainer.galleryURL', '..paymentMethod', '..shipToLocations',
+                 '..galleryPlusPictureURL', '..attribute', '..eekStatus', '..categoryHistogram',
+                 '..childCategoryHistogram', '..aspect', '..valueHistogram',
+                 '..conditionHistogram'

@@ -12,3 +12,7 @@ create table ebay.finding.findItemsByProduct
                    'X-EBAY-SOA-OPERATION-NAME' = 'findItemsByProduct'
      using patch 'finding.py'
      resultset 'findItemsByProductResponse'
+     with arrays 'searchResult.item', '..error', '..parameter',
+                 '..galleryInfoContainer.galleryURL', '..paymentMethod', '..shipToLocations',
+                 '..galleryPlusPictureURL', '..attribute', '..eekStatus', '..aspect',
+                 '..valueHistogram', '..conditionHistogram'

@@ -9,3 +9,4 @@ create table ebay.finding.findItemsForFavoriteSearch
                    'X-EBAY-SOA-OPERATION-NAME' = 'findItemsForFavoriteSearch'
      using patch 'finding.py'
      resultset 'findItemsForFavoriteSearchResponse'
+     with arrays '..error', '..parameter'

@@ -13,3 +13,8 @@ create table ebay.finding.findItemsIneBayStores
                    'X-EBAY-SOA-OPERATION-NAME' = 'findItemsIneBayStores'
      using patch 'finding.py'
      resultset 'findItemsIneBayStoresResponse'
+     with arrays 'searchResult.item', '..error', '..parameter',
+                 '..galleryInfoContainer.galleryURL', '..paymentMethod', '..shipToLocations',
+                 '..galleryPlusPictureURL', '..attribute', '..eekStatus', '..categoryHistogram',
+                 '..childCategoryHistogram', '..aspect', '..valueHistogram',
+                 '..conditionHistogram'

@@ -6,3 +6,6 @@ create table ebay.finding.getHistograms
                     format = "JSON"
      using patch 'finding.py'
      resultset 'getHistogramsResponse'
+     with arrays 'categoryHistogramContainer.categoryHistogram', '..error', '..parameter',
+                 '..childCategoryHistogram', '..aspect', '..valueHistogram',
+                 '..conditionHistogram'

@@ -6,3 +6,4 @@ create table ebay.finding.getSearchKeywordsRecommendation
                     format = "JSON"
      using patch 'finding.py'
      resultset 'getSearchKeywordsRecommendationResponse'
+     with arrays '..error', '..parameter'

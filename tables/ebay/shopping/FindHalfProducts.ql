@@ -9,3 +9,4 @@ create table ebay.shopping.FindHalfProducts
                     version = "{config.tables.ebay.shopping.version}",
                     MaxEntries = "5"
      using patch 'shopping.py'
+     with arrays '..Errors', '..ErrorParameters'

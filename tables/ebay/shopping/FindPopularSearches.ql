@@ -8,3 +8,4 @@ create table ebay.shopping.FindPopularSearches
                     siteid = "{config.tables.ebay.shopping.siteid}",
                     version = "{config.tables.ebay.shopping.version}"
      using patch 'shopping.py'
+     with arrays '..Errors', '..ErrorParameters'

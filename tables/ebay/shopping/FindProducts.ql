@@ -10,3 +10,5 @@ create table ebay.shopping.FindProducts
                     version = "{config.tables.ebay.shopping.version}",
                     MaxEntries = "5"
      using patch 'shopping.py'
+     with arrays 'Product', '..Errors', '..ErrorParameters', '..Domain', '..ProductID',
+                 '..NameValueList', '..NameValueList.Value'

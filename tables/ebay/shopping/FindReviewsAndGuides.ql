@@ -8,3 +8,4 @@ create table ebay.shopping.FindReviewsAndGuides
                     siteid = "{config.tables.ebay.shopping.siteid}",
                     version = "{config.tables.ebay.shopping.version}"
      using patch 'shopping.py'
+     with arrays '..Errors', '..ErrorParameters'

@@ -7,3 +7,4 @@ create table ebay.shopping.GetCategoryInfo
                     siteid = "{config.tables.ebay.shopping.siteid}",
                     version = "{config.tables.ebay.shopping.version}"
      using patch 'shopping.py'
+     with arrays 'CategoryArray.Category', '..Errors', '..ErrorParameters'

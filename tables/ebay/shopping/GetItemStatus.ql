@@ -8,3 +8,7 @@ create table ebay.shopping.GetItemStatus
                     version = "{config.tables.ebay.shopping.version}",
                     MaxEntries = "5"
      using patch 'shopping.py'
+     with arrays 'Item', '..Errors', '..ErrorParameters', '..PaymentMethods', '..PictureURL',
+                 '..ShipToLocations', '..NameValueList', '..NameValueList.Value',
+                 '..PaymentAllowedSite', '..Variation', '..VariationSpecifics', '..Pictures',
+                 '..VariationSpecificPictureSet', '..ExcludeShipToLocation', '..Compatibility'

@@ -8,3 +8,7 @@ create table ebay.shopping.GetMultipleItems
                     siteid = "{config.tables.ebay.shopping.siteid}",
                     version = "{config.tables.ebay.shopping.version}"
      using patch 'shopping.py'
+     with arrays 'Item', '..Errors', '..ErrorParameters', '..PaymentMethods', '..PictureURL',
+                 '..ShipToLocations', '..NameValueList', '..NameValueList.Value',
+                 '..PaymentAllowedSite', '..Variation', '..VariationSpecifics', '..Pictures',
+                 '..VariationSpecificPictureSet', '..ExcludeShipToLocation', '..Compatibility'

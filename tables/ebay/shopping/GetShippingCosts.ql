@@ -8,3 +8,6 @@ create table ebay.shopping.GetShippingCosts
                     siteid = "{config.tables.ebay.shopping.siteid}",
                     version = "{config.tables.ebay.shopping.version}"
      using patch 'shopping.py'
+     with arrays 'ShippingDetails.ShippingServiceOption', '..Errors', '..ErrorParameters',
+                 '..InternationalShippingServiceOption', '..ShipsTo', '..TaxJurisdiction',
+                 '..ExcludeShipToLocation'

@@ -9,3 +9,7 @@ create table ebay.shopping.GetUserProfile
                     version = "{config.tables.ebay.shopping.version}",
                     MaxEntries = "5"
      using patch 'shopping.py'
+     with arrays '..Errors', '..ErrorParameters', '..BidRetractionFeedbackPeriods',
+                 '..NegativeFeedbackPeriods', '..NeutralFeedbackPeriods',
+                 '..PositiveFeedbackPeriods', '..TotalFeedbackPeriods', '..AverageRatingDetails',
+                 '..FeedbackDetails'

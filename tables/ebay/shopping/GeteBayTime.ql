@@ -7,3 +7,4 @@ create table ebay.shopping.GeteBayTime
                     siteid = "{config.tables.ebay.shopping.siteid}",
                     version = "{config.tables.ebay.shopping.version}"
      using patch 'shopping.py'
+     with arrays '..Errors', '..ErrorParameters'

@@ -13,3 +13,4 @@ create table ebay.trading.AddDispute
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddDisputeResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -11,3 +11,4 @@ create table ebay.trading.AddDisputeResponse
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddDisputeResponseResponse'
+     with arrays '..Errors', '..ErrorParameters'

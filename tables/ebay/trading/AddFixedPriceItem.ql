@@ -34,3 +34,6 @@ create table ebay.trading.AddFixedPriceItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddFixedPriceItemResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DiscountReason',
+                 '..ProductSuggestion', '..Recommendation', '..Recommendation.Value', '..Metadata',
+                 '..Metadata.Value'

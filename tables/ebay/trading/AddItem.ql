@@ -31,3 +31,6 @@ create table ebay.trading.AddItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddItemResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DiscountReason',
+                 '..ProductSuggestion', '..Recommendation', '..Recommendation.Value', '..Metadata',
+                 '..Metadata.Value'

@@ -13,3 +13,4 @@ create table ebay.trading.AddItemFromSellingManagerTemplate
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddItemFromSellingManagerTemplateResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters'

@@ -44,3 +44,6 @@ create table ebay.trading.AddItems
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddItemsResponse'
+     with arrays 'AddItemResponseContainer', '..Errors', '..ErrorParameters', '..Fees.Fee',
+                 '..DiscountReason', '..Recommendation', '..Recommendation.Value', '..Metadata',
+                 '..Metadata.Value'

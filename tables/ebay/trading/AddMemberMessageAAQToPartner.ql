@@ -11,3 +11,4 @@ create table ebay.trading.AddMemberMessageAAQToPartner
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddMemberMessageAAQToPartnerResponse'
+     with arrays '..Errors', '..ErrorParameters'

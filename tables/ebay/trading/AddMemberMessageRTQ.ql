@@ -11,3 +11,4 @@ create table ebay.trading.AddMemberMessageRTQ
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddMemberMessageRTQResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -14,3 +14,4 @@ create table ebay.trading.AddMemberMessagesAAQToBidder
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddMemberMessagesAAQToBidderResponse'
+     with arrays 'AddMemberMessagesAAQToBidderResponseContainer', '..Errors', '..ErrorParameters'

@@ -30,3 +30,4 @@ create table ebay.trading.AddOrder
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddOrderResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.AddSecondChanceItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddSecondChanceItemResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.AddSellingManagerInventoryFolder
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddSellingManagerInventoryFolderResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -29,3 +29,4 @@ create table ebay.trading.AddSellingManagerProduct
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddSellingManagerProductResponse'
+     with arrays '..Errors', '..ErrorParameters'

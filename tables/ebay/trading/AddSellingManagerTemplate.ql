@@ -28,3 +28,4 @@ create table ebay.trading.AddSellingManagerTemplate
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddSellingManagerTemplateResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters'

@@ -13,3 +13,4 @@ create table ebay.trading.AddToItemDescription
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddToItemDescriptionResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -12,3 +12,4 @@ create table ebay.trading.AddToWatchList
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddToWatchListResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -11,3 +11,4 @@ create table ebay.trading.AddTransactionConfirmationItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'AddTransactionConfirmationItemResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.ConfirmIdentity
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ConfirmIdentityResponse'
+     with arrays '..Errors', '..ErrorParameters'

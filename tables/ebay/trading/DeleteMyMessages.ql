@@ -10,3 +10,4 @@ create table ebay.trading.DeleteMyMessages
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'DeleteMyMessagesResponse'
+     with arrays '..Errors', '..ErrorParameters'

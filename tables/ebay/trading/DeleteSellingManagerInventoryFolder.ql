@@ -10,3 +10,4 @@ create table ebay.trading.DeleteSellingManagerInventoryFolder
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'DeleteSellingManagerInventoryFolderResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.DeleteSellingManagerItemAutomationRule
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'DeleteSellingManagerItemAutomationRuleResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DayOfWeek'

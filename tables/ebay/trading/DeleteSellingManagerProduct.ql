@@ -10,3 +10,4 @@ create table ebay.trading.DeleteSellingManagerProduct
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'DeleteSellingManagerProductResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.DeleteSellingManagerTemplate
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'DeleteSellingManagerTemplateResponse'
+     with arrays '..Errors', '..ErrorParameters'

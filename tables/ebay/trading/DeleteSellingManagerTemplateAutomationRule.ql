@@ -11,3 +11,4 @@ create table ebay.trading.DeleteSellingManagerTemplateAutomationRule
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'DeleteSellingManagerTemplateAutomationRuleResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DayOfWeek'

@@ -10,3 +10,4 @@ create table ebay.trading.ExtendSiteHostedPictures
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ExtendSiteHostedPicturesResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.FetchToken
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'FetchTokenResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -12,3 +12,5 @@ create table ebay.trading.GetAccount
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetAccountResponse'
+     with arrays 'AccountEntries.AccountEntry', '..Errors', '..ErrorParameters',
+                 '..AdditionalAccount'

@@ -10,3 +10,7 @@ create table ebay.trading.GetAllBidders
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetAllBiddersResponse'
+     with arrays 'BidArray.Offer', '..Errors', '..ErrorParameters', '..AddressAttribute',
+                 '..BuyerTaxIdentifier', '..Attribute', '..CharityAffiliationDetail',
+                 '..SupportedSite', '..TopRatedProgram', '..RecoupmentPolicyConsent.Site',
+                 '..UserSubscription', '..ItemBidDetails', '..Program'

@@ -9,3 +9,4 @@ create table ebay.trading.GetApiAccessRules
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetApiAccessRulesResponse'
+     with arrays 'ApiAccessRule', '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.GetAttributesCS
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetAttributesCSResponse'
+     with arrays '..Errors', '..ErrorParameters'

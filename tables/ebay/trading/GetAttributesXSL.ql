@@ -10,3 +10,4 @@ create table ebay.trading.GetAttributesXSL
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetAttributesXSLResponse'
+     with arrays 'XSLFile', '..Errors', '..ErrorParameters'

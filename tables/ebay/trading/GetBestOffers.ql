@@ -10,3 +10,19 @@ create table ebay.trading.GetBestOffers
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetBestOffersResponse'
+     with arrays 'BestOfferArray.BestOffer', '..Errors', '..ErrorParameters', '..AddressAttribute',
+                 '..BuyerTaxIdentifier', '..Attribute', '..CharityAffiliationDetail',
+                 '..SupportedSite', '..TopRatedProgram', '..RecoupmentPolicyConsent.Site',
+                 '..UserSubscription', '..ItemBidDetails', '..Program', '..ListingEnhancement',
+                 '..PaymentMethods', '..CategoryParentID', '..CategoryParentName', '..Copyright',
+                 '..BidValue', '..ShippingServiceOptions', '..ShippingPackageInfo',
+                 '..InternationalShippingServiceOption', '..ShipToLocation', '..TaxJurisdiction',
+                 '..DiscountProfile', '..ExcludeShipToLocation', '..ShipmentTrackingDetails',
+                 '..LineItem', '..ShipToLocations', '..PictureURL',
+                 '..PictureDetails.ExternalPictureURL', '..PictureURLs', '..eBayPictureURL',
+                 '..NameValueList', '..NameValueList.Value', '..CrossBorderTrade',
+                 '..PaymentAllowedSite', '..Variation', '..VariationSpecifics', '..Pictures',
+                 '..VariationSpecificPictureSet',
+                 '..VariationSpecificPictureSet.ExternalPictureURL', '..ModifyName',
+                 '..Compatibility', '..ShippingServiceCostOverride', '..ItemBestOffers',
+                 '..BestOfferArray.BestOffer'

@@ -10,3 +10,4 @@ create table ebay.trading.GetBidderList
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetBidderListResponse'
+     with arrays '..Errors', '..ErrorParameters'

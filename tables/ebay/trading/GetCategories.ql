@@ -10,3 +10,5 @@ create table ebay.trading.GetCategories
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetCategoriesResponse'
+     with arrays 'CategoryArray.Category', '..Errors', '..ErrorParameters', '..CategoryParentID',
+                 '..CategoryParentName'

@@ -10,3 +10,6 @@ create table ebay.trading.GetCategory2CS
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetCategory2CSResponse'
+     with arrays 'MappedCategoryArray.Category', '..Errors', '..ErrorParameters',
+                 '..CategoryParentID', '..CategoryParentName', '..Category',
+                 '..SiteWideCharacteristicSets'

@@ -10,3 +10,5 @@ create table ebay.trading.GetCategoryFeatures
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetCategoryFeaturesResponse'
+     with arrays 'Category', '..Errors', '..ErrorParameters', '..ListingDuration', '..Duration',
+                 '..Category.PaymentMethod', '..Condition', '..SiteDefaults.PaymentMethod'

@@ -10,3 +10,4 @@ create table ebay.trading.GetCategoryMappings
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetCategoryMappingsResponse'
+     with arrays 'CategoryMapping', '..Errors', '..ErrorParameters'

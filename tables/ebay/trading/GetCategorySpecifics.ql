@@ -11,3 +11,5 @@ create table ebay.trading.GetCategorySpecifics
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetCategorySpecificsResponse'
+     with arrays 'Recommendations', '..Errors', '..ErrorParameters', '..NameRecommendation',
+                 '..Relationship', '..ValueRecommendation'

@@ -9,3 +9,4 @@ create table ebay.trading.GetChallengeToken
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetChallengeTokenResponse'
+     with arrays '..Errors', '..ErrorParameters'

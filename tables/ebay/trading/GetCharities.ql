@@ -11,3 +11,5 @@ create table ebay.trading.GetCharities
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetCharitiesResponse'
+     with arrays 'Charity', '..Errors', '..ErrorParameters', '..CharityDomain',
+                 '..NonProfitAddress', '..NonProfitSocialAddress'

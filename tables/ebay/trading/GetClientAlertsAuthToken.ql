@@ -9,3 +9,4 @@ create table ebay.trading.GetClientAlertsAuthToken
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetClientAlertsAuthTokenResponse'
+     with arrays '..Errors', '..ErrorParameters'

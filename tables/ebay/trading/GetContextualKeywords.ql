@@ -10,3 +10,5 @@ create table ebay.trading.GetContextualKeywords
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetContextualKeywordsResponse'
+     with arrays 'ContextSearchAsset', '..Errors', '..ErrorParameters', '..CategoryParentID',
+                 '..CategoryParentName'

@@ -10,3 +10,4 @@ create table ebay.trading.GetCrossPromotions
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetCrossPromotionsResponse'
+     with arrays '..Errors', '..ErrorParameters'

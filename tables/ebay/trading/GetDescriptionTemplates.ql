@@ -10,3 +10,5 @@ create table ebay.trading.GetDescriptionTemplates
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetDescriptionTemplatesResponse'
+     with arrays 'DescriptionTemplate', '..Errors', '..ErrorParameters', '..ObsoleteLayoutID',
+                 '..ObsoleteThemeID', '..ThemeGroup', '..ThemeID'

@@ -11,3 +11,5 @@ create table ebay.trading.GetFeedback
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetFeedbackResponse'
+     with arrays 'FeedbackDetailArray.FeedbackDetail', '..Errors', '..ErrorParameters',
+                 '..FeedbackPeriod', '..AverageRatingSummary', '..AverageRatingDetails'

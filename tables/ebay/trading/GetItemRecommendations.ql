@@ -10,3 +10,4 @@ create table ebay.trading.GetItemRecommendations
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetItemRecommendationsResponse'
+     with arrays 'GetRecommendationsResponseContainer', '..Errors', '..ErrorParameters'

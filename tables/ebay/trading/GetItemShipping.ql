@@ -10,3 +10,7 @@ create table ebay.trading.GetItemShipping
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetItemShippingResponse'
+     with arrays 'ShippingDetails.ShippingServiceOptions', '..Errors', '..ErrorParameters',
+                 '..ShippingPackageInfo', '..InternationalShippingServiceOption',
+                 '..ShipToLocation', '..TaxJurisdiction', '..DiscountProfile',
+                 '..ExcludeShipToLocation', '..ShipmentTrackingDetails', '..LineItem'

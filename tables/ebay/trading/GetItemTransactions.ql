@@ -12,3 +12,22 @@ create table ebay.trading.GetItemTransactions
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetItemTransactionsResponse'
+     with arrays 'TransactionArray.Transaction', '..Errors', '..ErrorParameters',
+                 '..ListingEnhancement', '..PaymentMethods', '..CategoryParentID',
+                 '..CategoryParentName', '..Copyright', '..AddressAttribute',
+                 '..BuyerTaxIdentifier', '..Attribute', '..CharityAffiliationDetail',
+                 '..SupportedSite', '..TopRatedProgram', '..RecoupmentPolicyConsent.Site',
+                 '..UserSubscription', '..ItemBidDetails', '..Program', '..BidValue',
+                 '..ShippingServiceOptions', '..ShippingPackageInfo',
+                 '..InternationalShippingServiceOption', '..ShipToLocation', '..TaxJurisdiction',
+                 '..DiscountProfile', '..ExcludeShipToLocation', '..ShipmentTrackingDetails',
+                 '..LineItem', '..ShipToLocations', '..PictureURL',
+                 '..PictureDetails.ExternalPictureURL', '..PictureURLs', '..eBayPictureURL',
+                 '..NameValueList', '..NameValueList.Value', '..CrossBorderTrade',
+                 '..PaymentAllowedSite', '..Variations.Variation', '..VariationSpecifics',
+                 '..Pictures', '..VariationSpecificPictureSet',
+                 '..VariationSpecificPictureSet.ExternalPictureURL', '..ModifyName',
+                 '..Compatibility', '..ShippingServiceCostOverride', '..ExternalTransaction',
+                 '..RequiredSellerAction', '..Payment', '..PaymentReferenceID', '..Refunds.Refund',
+                 '..PickupOptions', '..CancelDetail', '..BuyerPackageEnclosure', '..TaxDetails',
+                 '..SellerDiscount'

@@ -10,3 +10,4 @@ create table ebay.trading.GetMessagePreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetMessagePreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters', '..Subject'

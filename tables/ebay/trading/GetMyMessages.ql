@@ -12,3 +12,5 @@ create table ebay.trading.GetMyMessages
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetMyMessagesResponse'
+     with arrays 'Messages.Message', '..Errors', '..ErrorParameters', '..FolderSummary',
+                 '..MessageMedia'

@@ -25,3 +25,25 @@ create table ebay.trading.GetMyeBayBuying
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetMyeBayBuyingResponse'
+     with arrays 'WatchList.ItemArray.Item', '..Errors', '..ErrorParameters',
+                 '..ListingEnhancement', '..PaymentMethods', '..CategoryParentID',
+                 '..CategoryParentName', '..Copyright', '..AddressAttribute',
+                 '..BuyerTaxIdentifier', '..Attribute', '..CharityAffiliationDetail',
+                 '..SupportedSite', '..TopRatedProgram', '..RecoupmentPolicyConsent.Site',
+                 '..UserSubscription', '..ItemBidDetails', '..Program', '..BidValue',
+                 '..ShippingServiceOptions', '..ShippingPackageInfo',
+                 '..InternationalShippingServiceOption', '..ShipToLocation', '..TaxJurisdiction',
+                 '..DiscountProfile', '..ExcludeShipToLocation', '..ShipmentTrackingDetails',
+                 '..LineItem', '..ShipToLocations', '..PictureURL',
+                 '..PictureDetails.ExternalPictureURL', '..PictureURLs', '..eBayPictureURL',
+                 '..NameValueList', '..NameValueList.Value', '..CrossBorderTrade',
+                 '..PaymentAllowedSite', '..Variations.Variation', '..VariationSpecifics',
+                 '..Pictures', '..VariationSpecificPictureSet',
+                 '..VariationSpecificPictureSet.ExternalPictureURL', '..ModifyName',
+                 '..Compatibility', '..ShippingServiceCostOverride', '..ItemArray.Item',
+                 '..OrderTransaction', '..ExternalTransaction', '..TransactionArray.Transaction',
+                 '..TaxDetails', '..RequiredSellerAction', '..SellerDiscount', '..Payment',
+                 '..PaymentReferenceID', '..Refunds.Refund', '..PickupOptions',
+                 '..BuyerPackageEnclosure', '..CancelDetail', '..FavoriteSearch', '..SearchFlag',
+                 '..FavoriteSearch.SellerID', '..SellerIDExclude', '..FavoriteSeller',
+                 '..SecondChanceOffer', '..UserDefinedList'

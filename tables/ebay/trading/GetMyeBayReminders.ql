@@ -11,3 +11,4 @@ create table ebay.trading.GetMyeBayReminders
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetMyeBayRemindersResponse'
+     with arrays '..Errors', '..ErrorParameters'

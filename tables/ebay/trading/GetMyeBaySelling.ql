@@ -23,3 +23,23 @@ create table ebay.trading.GetMyeBaySelling
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetMyeBaySellingResponse'
+     with arrays 'ActiveList.ItemArray.Item', '..Errors', '..ErrorParameters', '..ItemArray.Item',
+                 '..ListingEnhancement', '..PaymentMethods', '..CategoryParentID',
+                 '..CategoryParentName', '..Copyright', '..AddressAttribute',
+                 '..BuyerTaxIdentifier', '..Attribute', '..CharityAffiliationDetail',
+                 '..SupportedSite', '..TopRatedProgram', '..RecoupmentPolicyConsent.Site',
+                 '..UserSubscription', '..ItemBidDetails', '..Program', '..BidValue',
+                 '..ShippingServiceOptions', '..ShippingPackageInfo',
+                 '..InternationalShippingServiceOption', '..ShipToLocation', '..TaxJurisdiction',
+                 '..DiscountProfile', '..ExcludeShipToLocation', '..ShipmentTrackingDetails',
+                 '..LineItem', '..ShipToLocations', '..PictureURL',
+                 '..PictureDetails.ExternalPictureURL', '..PictureURLs', '..eBayPictureURL',
+                 '..NameValueList', '..NameValueList.Value', '..CrossBorderTrade',
+                 '..PaymentAllowedSite', '..Variations.Variation', '..VariationSpecifics',
+                 '..Pictures', '..VariationSpecificPictureSet',
+                 '..VariationSpecificPictureSet.ExternalPictureURL', '..ModifyName',
+                 '..Compatibility', '..ShippingServiceCostOverride', '..OrderTransaction',
+                 '..ExternalTransaction', '..TransactionArray.Transaction', '..TaxDetails',
+                 '..RequiredSellerAction', '..SellerDiscount', '..Payment', '..PaymentReferenceID',
+                 '..Refunds.Refund', '..PickupOptions', '..BuyerPackageEnclosure',
+                 '..CancelDetail'

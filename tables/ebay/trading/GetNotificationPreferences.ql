@@ -10,3 +10,5 @@ create table ebay.trading.GetNotificationPreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetNotificationPreferencesResponse'
+     with arrays 'UserDeliveryPreferenceArray.NotificationEnable', '..Errors', '..ErrorParameters',
+                 '..DeliveryURLDetails', '..SummarySchedule', '..EventProperty'

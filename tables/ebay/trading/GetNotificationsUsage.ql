@@ -10,3 +10,5 @@ create table ebay.trading.GetNotificationsUsage
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetNotificationsUsageResponse'
+     with arrays 'NotificationDetailsArray.NotificationDetails', '..Errors', '..ErrorParameters',
+                 '..MarkUpMarkDownEvent'

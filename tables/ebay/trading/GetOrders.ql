@@ -12,3 +12,22 @@ create table ebay.trading.GetOrders
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetOrdersResponse'
+     with arrays 'OrderArray.Order', '..Errors', '..ErrorParameters', '..ShippingServiceOptions',
+                 '..ShippingPackageInfo', '..InternationalShippingServiceOption',
+                 '..ShipToLocation', '..TaxJurisdiction', '..DiscountProfile',
+                 '..ExcludeShipToLocation', '..ShipmentTrackingDetails', '..LineItem',
+                 '..PaymentMethods', '..AddressAttribute', '..ExternalTransaction',
+                 '..Transaction', '..BuyerTaxIdentifier', '..Attribute',
+                 '..CharityAffiliationDetail', '..SupportedSite', '..TopRatedProgram',
+                 '..RecoupmentPolicyConsent.Site', '..UserSubscription', '..ItemBidDetails',
+                 '..Program', '..ListingEnhancement', '..CategoryParentID', '..CategoryParentName',
+                 '..Copyright', '..BidValue', '..ShipToLocations', '..PictureURL',
+                 '..PictureDetails.ExternalPictureURL', '..PictureURLs', '..eBayPictureURL',
+                 '..NameValueList', '..NameValueList.Value', '..CrossBorderTrade',
+                 '..PaymentAllowedSite', '..Variations.Variation', '..VariationSpecifics',
+                 '..Pictures', '..VariationSpecificPictureSet',
+                 '..VariationSpecificPictureSet.ExternalPictureURL', '..ModifyName',
+                 '..Compatibility', '..ShippingServiceCostOverride', '..TaxDetails',
+                 '..RequiredSellerAction', '..SellerDiscount', '..Payment', '..PaymentReferenceID',
+                 '..Refunds.Refund', '..PickupOptions', '..BuyerPackageEnclosure',
+                 '..CancelDetail'

@@ -11,3 +11,5 @@ create table ebay.trading.GetPopularKeywords
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetPopularKeywordsResponse'
+     with arrays 'CategoryArray.Category', '..Errors', '..ErrorParameters', '..CategoryParentID',
+                 '..CategoryParentName'

@@ -10,3 +10,4 @@ create table ebay.trading.GetPromotionRules
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetPromotionRulesResponse'
+     with arrays '..Errors', '..ErrorParameters', '..PromotionRule'

@@ -10,3 +10,5 @@ create table ebay.trading.GetPromotionalSaleDetails
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetPromotionalSaleDetailsResponse'
+     with arrays 'PromotionalSaleDetails.PromotionalSale', '..Errors', '..ErrorParameters',
+                 '..ItemID'

@@ -9,3 +9,5 @@ create table ebay.trading.GetSellerDashboard
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellerDashboardResponse'
+     with arrays '..Errors', '..ErrorParameters', '..PowerSellerStatus.Alert',
+                 '..BuyerSatisfaction.Alert', '..SellerAccount.Alert', '..Performance', '..Site'

@@ -11,3 +11,4 @@ create table ebay.trading.GetSellerPayments
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellerPaymentsResponse'
+     with arrays 'SellerPayment', '..Errors', '..ErrorParameters'

@@ -12,3 +12,21 @@ create table ebay.trading.GetSellerTransactions
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellerTransactionsResponse'
+     with arrays 'TransactionArray.Transaction', '..Errors', '..ErrorParameters',
+                 '..AddressAttribute', '..BuyerTaxIdentifier', '..Attribute',
+                 '..CharityAffiliationDetail', '..SupportedSite', '..TopRatedProgram',
+                 '..RecoupmentPolicyConsent.Site', '..UserSubscription', '..ItemBidDetails',
+                 '..Program', '..ShippingServiceOptions', '..ShippingPackageInfo',
+                 '..InternationalShippingServiceOption', '..ShipToLocation', '..TaxJurisdiction',
+                 '..DiscountProfile', '..ExcludeShipToLocation', '..ShipmentTrackingDetails',
+                 '..LineItem', '..ListingEnhancement', '..PaymentMethods', '..CategoryParentID',
+                 '..CategoryParentName', '..Copyright', '..BidValue', '..ShipToLocations',
+                 '..PictureURL', '..PictureDetails.ExternalPictureURL', '..PictureURLs',
+                 '..eBayPictureURL', '..NameValueList', '..NameValueList.Value',
+                 '..CrossBorderTrade', '..PaymentAllowedSite', '..Variations.Variation',
+                 '..VariationSpecifics', '..Pictures', '..VariationSpecificPictureSet',
+                 '..VariationSpecificPictureSet.ExternalPictureURL', '..ModifyName',
+                 '..Compatibility', '..ShippingServiceCostOverride', '..ExternalTransaction',
+                 '..RequiredSellerAction', '..Payment', '..PaymentReferenceID', '..Refunds.Refund',
+                 '..PickupOptions', '..CancelDetail', '..BuyerPackageEnclosure', '..TaxDetails',
+                 '..SellerDiscount'

@@ -9,3 +9,4 @@ create table ebay.trading.GetSellingManagerAlerts
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellingManagerAlertsResponse'
+     with arrays 'Alert', '..Errors', '..ErrorParameters'

@@ -11,3 +11,4 @@ create table ebay.trading.GetSellingManagerEmailLog
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellingManagerEmailLogResponse'
+     with arrays 'EmailLog', '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.GetSellingManagerInventoryFolder
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellingManagerInventoryFolderResponse'
+     with arrays 'Folder.ChildFolder', '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.GetSellingManagerItemAutomationRule
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellingManagerItemAutomationRuleResponse'
+     with arrays '..Errors', '..ErrorParameters', '..DayOfWeek', '..Fees.Fee'

@@ -10,3 +10,13 @@ create table ebay.trading.GetSellingManagerSaleRecord
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellingManagerSaleRecordResponse'
+     with arrays 'SellingManagerSoldOrder.SellingManagerSoldTransaction', '..Errors',
+                 '..ErrorParameters', '..ListedOn', '..AddressAttribute', '..ShippingFeature',
+                 '..ItemTransactionID', '..ShipmentTrackingDetails', '..LineItem',
+                 '..VariationSpecifics', '..NameValueList', '..NameValueList.Value',
+                 '..BuyerTaxIdentifier', '..Attribute', '..CharityAffiliationDetail',
+                 '..SupportedSite', '..TopRatedProgram', '..RecoupmentPolicyConsent.Site',
+                 '..UserSubscription', '..ItemBidDetails', '..Program', '..BidValue',
+                 '..ShippingServiceOptions', '..ShippingPackageInfo',
+                 '..InternationalShippingServiceOption', '..ShipToLocation', '..TaxJurisdiction',
+                 '..DiscountProfile', '..ExcludeShipToLocation', '..VATRate'

@@ -12,3 +12,12 @@ create table ebay.trading.GetSellingManagerSoldListings
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellingManagerSoldListingsResponse'
+     with arrays 'SaleRecord', '..Errors', '..ErrorParameters', '..SellingManagerSoldTransaction',
+                 '..ListedOn', '..AddressAttribute', '..ShippingFeature', '..ItemTransactionID',
+                 '..ShipmentTrackingDetails', '..LineItem', '..VariationSpecifics',
+                 '..NameValueList', '..NameValueList.Value', '..BuyerTaxIdentifier', '..Attribute',
+                 '..CharityAffiliationDetail', '..SupportedSite', '..TopRatedProgram',
+                 '..RecoupmentPolicyConsent.Site', '..UserSubscription', '..ItemBidDetails',
+                 '..Program', '..BidValue', '..ShippingServiceOptions', '..ShippingPackageInfo',
+                 '..InternationalShippingServiceOption', '..ShipToLocation', '..TaxJurisdiction',
+                 '..DiscountProfile', '..ExcludeShipToLocation', '..VATRate'

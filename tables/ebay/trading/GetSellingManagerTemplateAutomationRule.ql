@@ -10,3 +10,4 @@ create table ebay.trading.GetSellingManagerTemplateAutomationRule
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellingManagerTemplateAutomationRuleResponse'
+     with arrays '..Errors', '..ErrorParameters', '..DayOfWeek', '..Fees.Fee'

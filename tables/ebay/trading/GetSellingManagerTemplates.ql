@@ -10,3 +10,19 @@ create table ebay.trading.GetSellingManagerTemplates
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSellingManagerTemplatesResponse'
+     with arrays '..Errors', '..ErrorParameters', '..SellingManagerTemplateDetails',
+                 '..ListingEnhancement', '..PaymentMethods', '..CategoryParentID',
+                 '..CategoryParentName', '..Copyright', '..AddressAttribute',
+                 '..BuyerTaxIdentifier', '..Attribute', '..CharityAffiliationDetail',
+                 '..SupportedSite', '..TopRatedProgram', '..RecoupmentPolicyConsent.Site',
+                 '..UserSubscription', '..ItemBidDetails', '..Program', '..BidValue',
+                 '..ShippingServiceOptions', '..ShippingPackageInfo',
+                 '..InternationalShippingServiceOption', '..ShipToLocation', '..TaxJurisdiction',
+                 '..DiscountProfile', '..ExcludeShipToLocation', '..ShipmentTrackingDetails',
+                 '..LineItem', '..ShipToLocations', '..PictureURL',
+                 '..PictureDetails.ExternalPictureURL', '..PictureURLs', '..eBayPictureURL',
+                 '..NameValueList', '..NameValueList.Value', '..CrossBorderTrade',
+                 '..PaymentAllowedSite', '..Variation', '..VariationSpecifics', '..Pictures',
+                 '..VariationSpecificPictureSet',
+                 '..VariationSpecificPictureSet.ExternalPictureURL', '..ModifyName',
+                 '..Compatibility', '..ShippingServiceCostOverride'

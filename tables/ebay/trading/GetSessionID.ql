@@ -10,3 +10,4 @@ create table ebay.trading.GetSessionID
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSessionIDResponse'
+     with arrays '..Errors', '..ErrorParameters'

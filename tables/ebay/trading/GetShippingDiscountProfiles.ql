@@ -9,3 +9,5 @@ create table ebay.trading.GetShippingDiscountProfiles
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetShippingDiscountProfilesResponse'
+     with arrays 'FlatShippingDiscount.DiscountProfile', '..Errors', '..ErrorParameters',
+                 '..DiscountProfile'

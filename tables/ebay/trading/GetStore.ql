@@ -10,3 +10,5 @@ create table ebay.trading.GetStore
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetStoreResponse'
+     with arrays 'Store.CustomCategories.CustomCategory', '..Errors', '..ErrorParameters',
+                 '..ChildCategory', '..LinkToInclude'

@@ -10,3 +10,4 @@ create table ebay.trading.GetStoreCategoryUpdateStatus
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetStoreCategoryUpdateStatusResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.GetStoreCustomPage
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetStoreCustomPageResponse'
+     with arrays 'CustomPageArray.CustomPage', '..Errors', '..ErrorParameters'

@@ -9,3 +9,5 @@ create table ebay.trading.GetStoreOptions
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetStoreOptionsResponse'
+     with arrays 'BasicThemeArray.Theme', '..Errors', '..ErrorParameters',
+                 '..GenericColorSchemeArray.ColorScheme', '..Theme', '..Logo', '..Subscription'

@@ -9,3 +9,4 @@ create table ebay.trading.GetStorePreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetStorePreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,5 @@ create table ebay.trading.GetSuggestedCategories
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetSuggestedCategoriesResponse'
+     with arrays 'SuggestedCategoryArray.SuggestedCategory', '..Errors', '..ErrorParameters',
+                 '..CategoryParentID', '..CategoryParentName'

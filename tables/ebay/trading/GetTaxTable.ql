@@ -9,3 +9,4 @@ create table ebay.trading.GetTaxTable
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetTaxTableResponse'
+     with arrays 'TaxTable.TaxJurisdiction', '..Errors', '..ErrorParameters'

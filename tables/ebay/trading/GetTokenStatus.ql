@@ -12,3 +12,4 @@ create table ebay.trading.GetTokenStatus
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetTokenStatusResponse'
+     with arrays '..Errors', '..ErrorParameters'

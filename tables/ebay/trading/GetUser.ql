@@ -10,3 +10,7 @@ create table ebay.trading.GetUser
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetUserResponse'
+     with arrays 'User.BuyerInfo.BuyerTaxIdentifier', '..Errors', '..ErrorParameters',
+                 '..AddressAttribute', '..Attribute', '..CharityAffiliationDetail',
+                 '..SupportedSite', '..TopRatedProgram', '..RecoupmentPolicyConsent.Site',
+                 '..UserSubscription', '..ItemBidDetails', '..Program'

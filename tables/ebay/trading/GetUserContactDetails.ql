@@ -10,3 +10,4 @@ create table ebay.trading.GetUserContactDetails
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetUserContactDetailsResponse'
+     with arrays '..Errors', '..ErrorParameters', '..AddressAttribute'

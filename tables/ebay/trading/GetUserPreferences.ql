@@ -15,3 +15,6 @@ create table ebay.trading.GetUserPreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetUserPreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters', '..AddressAttribute', '..FavoriteItemID',
+                 '..ExcludedUser', '..ExcludeShipToLocation', '..SupportedSellerProfile',
+                 '..eBayPLUSPreference'

@@ -10,3 +10,5 @@ create table ebay.trading.GetVeROReasonCodeDetails
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetVeROReasonCodeDetailsResponse'
+     with arrays 'VeROReasonCodeDetails.VeROSiteDetail', '..Errors', '..ErrorParameters',
+                 '..ReasonCodeDetail'

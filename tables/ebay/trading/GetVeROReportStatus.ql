@@ -11,3 +11,4 @@ create table ebay.trading.GetVeROReportStatus
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetVeROReportStatusResponse'
+     with arrays 'ReportedItemDetails.ReportedItem', '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.GetWantItNowPost
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetWantItNowPostResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -11,3 +11,4 @@ create table ebay.trading.GetWantItNowSearchResults
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GetWantItNowSearchResultsResponse'
+     with arrays 'WantItNowPostArray.WantItNowPost', '..Errors', '..ErrorParameters'

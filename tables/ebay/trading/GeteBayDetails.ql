@@ -10,3 +10,19 @@ create table ebay.trading.GeteBayDetails
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GeteBayDetailsResponse'
+     with arrays 'SiteDetails', '..Errors', '..ErrorParameters', '..CountryDetails',
+                 '..CurrencyDetails', '..DispatchTimeMaxDetails', '..PaymentOptionDetails',
+                 '..RegionDetails', '..ShippingLocationDetails', '..ShippingServiceDetails',
+                 '..ServiceType', '..ShippingServiceDetails.ShippingPackage',
+                 '..ShippingServiceDetails.ShippingCarrier', '..DeprecationDetails',
+                 '..ShippingServicePackageDetails', '..TaxJurisdiction', '..URLDetails',
+                 '..TimeZoneDetails', '..ItemSpecificDetails', '..RegionOfOriginDetails',
+                 '..ShippingPackageDetails', '..ShippingCarrierDetails', '..Refund',
+                 '..ReturnsWithin', '..ReturnsAccepted', '..WarrantyOffered', '..WarrantyType',
+                 '..WarrantyDuration', '..ShippingCostPaidBy', '..RestockingFeeValue',
+                 '..ListingStartPriceDetails', '..BuyerRequirementDetails', '..Count',
+                 '..PolicyViolationDuration', '..MaximumItemCount',
+                 '..MaximumItemRequirements.MinimumFeedbackScore',
+                 '..MaximumUnpaidItemStrikesDuration', '..FeedbackScore',
+                 '..ListingFeatureDetails', '..ExcludeShippingLocationDetails',
+                 '..RecoupmentPolicyDetails', '..ShippingCategoryDetails'

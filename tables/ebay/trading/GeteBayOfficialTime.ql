@@ -9,3 +9,4 @@ create table ebay.trading.GeteBayOfficialTime
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'GeteBayOfficialTimeResponse'
+     with arrays '..Errors', '..ErrorParameters'

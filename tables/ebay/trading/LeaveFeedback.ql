@@ -12,3 +12,4 @@ create table ebay.trading.LeaveFeedback
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'LeaveFeedbackResponse'
+     with arrays '..Errors', '..ErrorParameters'

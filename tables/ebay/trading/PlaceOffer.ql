@@ -15,3 +15,7 @@ create table ebay.trading.PlaceOffer
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'PlaceOfferResponse'
+     with arrays '..Errors', '..ErrorParameters', '..AddressAttribute', '..BuyerTaxIdentifier',
+                 '..Attribute', '..CharityAffiliationDetail', '..SupportedSite',
+                 '..TopRatedProgram', '..RecoupmentPolicyConsent.Site', '..UserSubscription',
+                 '..ItemBidDetails', '..Program', '..BidValue'

@@ -30,3 +30,6 @@ create table ebay.trading.RelistFixedPriceItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'RelistFixedPriceItemResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DiscountReason',
+                 '..ProductSuggestion', '..Recommendation', '..Recommendation.Value', '..Metadata',
+                 '..Metadata.Value'

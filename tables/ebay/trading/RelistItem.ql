@@ -28,3 +28,6 @@ create table ebay.trading.RelistItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'RelistItemResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DiscountReason',
+                 '..ProductSuggestion', '..Recommendation', '..Recommendation.Value', '..Metadata',
+                 '..Metadata.Value'

@@ -12,3 +12,4 @@ create table ebay.trading.RemoveFromWatchList
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'RemoveFromWatchListResponse'
+     with arrays '..Errors', '..ErrorParameters'

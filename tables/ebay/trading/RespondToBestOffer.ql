@@ -14,3 +14,8 @@ create table ebay.trading.RespondToBestOffer
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'RespondToBestOfferResponse'
+     with arrays 'RespondToBestOffer.BestOffer', '..Errors', '..ErrorParameters',
+                 '..AddressAttribute', '..BuyerTaxIdentifier', '..Attribute',
+                 '..CharityAffiliationDetail', '..SupportedSite', '..TopRatedProgram',
+                 '..RecoupmentPolicyConsent.Site', '..UserSubscription', '..ItemBidDetails',
+                 '..Program'

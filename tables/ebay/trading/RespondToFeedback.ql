@@ -11,3 +11,4 @@ create table ebay.trading.RespondToFeedback
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'RespondToFeedbackResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -18,6 +18,7 @@ create table ebay.trading.ReviseCheckoutStatus
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseCheckoutStatusResponse'
+     with arrays '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -28,3 +29,4 @@ create table ebay.trading.ReviseCheckoutStatus
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseCheckoutStatusResponse'
+     with arrays '..Errors', '..ErrorParameters'

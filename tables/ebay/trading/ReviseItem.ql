@@ -32,6 +32,9 @@ create table ebay.trading.ReviseItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseItemResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DiscountReason',
+                 '..ProductSuggestion', '..Recommendation', '..Recommendation.Value', '..Metadata',
+                 '..Metadata.Value'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -42,3 +45,6 @@ create table ebay.trading.ReviseItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseItemResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DiscountReason',
+                 '..ProductSuggestion', '..Recommendation', '..Recommendation.Value', '..Metadata',
+                 '..Metadata.Value'

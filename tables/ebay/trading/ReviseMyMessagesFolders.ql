@@ -13,6 +13,7 @@ create table ebay.trading.ReviseMyMessagesFolders
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseMyMessagesFoldersResponse'
+     with arrays '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -23,3 +24,4 @@ create table ebay.trading.ReviseMyMessagesFolders
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseMyMessagesFoldersResponse'
+     with arrays '..Errors', '..ErrorParameters'

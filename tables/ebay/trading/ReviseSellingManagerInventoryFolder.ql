@@ -10,6 +10,7 @@ create table ebay.trading.ReviseSellingManagerInventoryFolder
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseSellingManagerInventoryFolderResponse'
+     with arrays 'Folder.ChildFolder', '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -17,3 +18,4 @@ create table ebay.trading.ReviseSellingManagerInventoryFolder
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseSellingManagerInventoryFolderResponse'
+     with arrays 'Folder.ChildFolder', '..Errors', '..ErrorParameters'

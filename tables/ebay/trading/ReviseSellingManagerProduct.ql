@@ -29,6 +29,7 @@ create table ebay.trading.ReviseSellingManagerProduct
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseSellingManagerProductResponse'
+     with arrays '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -36,3 +37,4 @@ create table ebay.trading.ReviseSellingManagerProduct
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseSellingManagerProductResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -31,6 +31,7 @@ create table ebay.trading.ReviseSellingManagerSaleRecord
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseSellingManagerSaleRecordResponse'
+     with arrays '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -38,3 +39,4 @@ create table ebay.trading.ReviseSellingManagerSaleRecord
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseSellingManagerSaleRecordResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.ReviseSellingManagerTemplate
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ReviseSellingManagerTemplateResponse'
+     with arrays '..Errors', '..ErrorParameters'

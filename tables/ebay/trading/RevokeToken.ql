@@ -10,3 +10,4 @@ create table ebay.trading.RevokeToken
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'RevokeTokenResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.SaveItemToSellingManagerTemplate
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SaveItemToSellingManagerTemplateResponse'
+     with arrays '..Errors', '..ErrorParameters'

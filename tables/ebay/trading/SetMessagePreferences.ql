@@ -13,3 +13,4 @@ create table ebay.trading.SetMessagePreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetMessagePreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters'

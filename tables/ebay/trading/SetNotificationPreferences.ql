@@ -25,3 +25,4 @@ create table ebay.trading.SetNotificationPreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetNotificationPreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters'

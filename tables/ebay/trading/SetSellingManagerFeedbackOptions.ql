@@ -10,3 +10,4 @@ create table ebay.trading.SetSellingManagerFeedbackOptions
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetSellingManagerFeedbackOptionsResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -21,3 +21,4 @@ create table ebay.trading.SetSellingManagerItemAutomationRule
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetSellingManagerItemAutomationRuleResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DayOfWeek'

@@ -33,3 +33,4 @@ create table ebay.trading.SetSellingManagerTemplateAutomationRule
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetSellingManagerTemplateAutomationRuleResponse'
+     with arrays 'Fees.Fee', '..Errors', '..ErrorParameters', '..DayOfWeek'

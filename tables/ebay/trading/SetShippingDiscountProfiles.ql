@@ -36,6 +36,7 @@ create table ebay.trading.SetShippingDiscountProfiles
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetShippingDiscountProfilesResponse'
+     with arrays '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -43,3 +44,4 @@ create table ebay.trading.SetShippingDiscountProfiles
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetShippingDiscountProfilesResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -27,6 +27,7 @@ create table ebay.trading.SetStore
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetStoreResponse'
+     with arrays '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -34,3 +35,4 @@ create table ebay.trading.SetStore
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetStoreResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -12,6 +12,8 @@ create table ebay.trading.SetStoreCategories
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetStoreCategoriesResponse'
+     with arrays 'CustomCategory.CustomCategory', '..Errors', '..ErrorParameters',
+                 '..ChildCategory'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -19,3 +21,5 @@ create table ebay.trading.SetStoreCategories
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetStoreCategoriesResponse'
+     with arrays 'CustomCategory.CustomCategory', '..Errors', '..ErrorParameters',
+                 '..ChildCategory'

@@ -10,3 +10,4 @@ create table ebay.trading.SetStoreCustomPage
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetStoreCustomPageResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -15,6 +15,7 @@ create table ebay.trading.SetStorePreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetStorePreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -22,3 +23,4 @@ create table ebay.trading.SetStorePreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetStorePreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -35,6 +35,7 @@ create table ebay.trading.SetUserPreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetUserPreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters'
   on update post to "{config.tables.ebay.trading.gateway}"
      using headers 'X-EBAY-API-COMPATIBILITY-LEVEL' = '{config.tables.ebay.trading.version}',
                    'X-EBAY-API-SITEID' = '{config.tables.ebay.trading.siteid}',
@@ -42,3 +43,4 @@ create table ebay.trading.SetUserPreferences
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'SetUserPreferencesResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -14,3 +14,4 @@ create table ebay.trading.UploadSiteHostedPictures
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'UploadSiteHostedPicturesResponse'
+     with arrays 'SiteHostedPictureDetails.PictureSetMember', '..Errors', '..ErrorParameters'

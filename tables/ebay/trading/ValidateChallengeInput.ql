@@ -10,3 +10,4 @@ create table ebay.trading.ValidateChallengeInput
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ValidateChallengeInputResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -11,3 +11,4 @@ create table ebay.trading.ValidateTestUserRegistration
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'ValidateTestUserRegistrationResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.VeROReportItems
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'VeROReportItemsResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.VerifyAddFixedPriceItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'VerifyAddFixedPriceItemResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.VerifyAddItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'VerifyAddItemResponse'
+     with arrays '..Errors', '..ErrorParameters'

@@ -10,3 +10,4 @@ create table ebay.trading.VerifyAddSecondChanceItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'VerifyAddSecondChanceItemResponse'
+     with arrays '..Errors', '..ErrorParameters'

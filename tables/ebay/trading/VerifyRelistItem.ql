@@ -10,3 +10,4 @@ create table ebay.trading.VerifyRelistItem
      using defaults RequesterCredentials.eBayAuthToken = "{config.tables.ebay.trading.eBayAuthToken}"
      using patch 'trading.py'
      resultset 'VerifyRelistItemResponse'
+     with arrays '..Errors', '..ErrorParameters'

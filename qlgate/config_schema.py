@@ -1,0 +1,439 @@
+"""Every config key the code reads, declared once: its type, default, a line of
+documentation and an example. Loading a config checks it against this table
+(``qlgate.config``), ``qlgate config check``/``show`` use it, and
+``docs/configuration.md`` is generated from it (``python -m qlgate.config_schema
+--markdown > docs/configuration.md``; a test fails when the committed file is
+stale), so the documentation cannot drift from what is checked.
+
+The config is also free data: tables and scripts read ``{config.some.thing}``,
+and a deployer adds sections of their own. So the rule is by section:
+
+- a **closed** section (``gateway``, ``cache``, ``jobs``…) holds only its declared
+  keys: any other key is an error, with a "did you mean" when it is close to one;
+- an **open** section (the top level, ``ebay``, ``tables`` and the eBay table
+  sections, each ``auth`` entry) also holds the deployer's own keys, except one
+  that is a near miss of a declared key (``maxNestedRequest``, ``timeout``): that is
+  taken for a typo and is an error naming the key it resembles;
+- a declared key of the wrong type is an error wherever it is; what is not
+  declared is not looked into.
+
+Standard library only: ``qlgate config`` and the loader import it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["KEYS", "Key", "Problem", "effective", "markdown", "validate"]
+
+ANY = "*"  # a path part that stands for any name (a map's entries)
+ITEM = "[]"  # a path part that stands for each item of a list
+
+
+@dataclass(frozen=True)
+class Key:
+    """One declared key. ``path`` is dotted, with ``*`` for a map's entries and
+    ``[]`` for a list's items; ``types`` are JSON kinds (``integer`` accepts a whole
+    ``number``). ``open``: an object that also holds keys nobody declared."""
+
+    path: str
+    types: tuple[str, ...]
+    default: Any
+    doc: str
+    example: Any = None
+    items: str | None = None  # the JSON kind of each item of a list
+    open: bool = False
+    at_use: bool = False  # checked where it is used (and by ``config check``), not when the config loads
+    minimum: float | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return tuple(self.path.split(".")) if self.path else ()
+
+
+def _k(path: str, types: str, default: Any, doc: str, example: Any = None, **more: Any) -> Key:
+    return Key(path, tuple(types.split("|")), default, doc, example, **more)
+
+
+# fmt: off
+KEYS: tuple[Key, ...] = (
+    _k("", "object", None, "The whole document; also readable as `config` by tables and scripts.", open=True),
+    # ---------------------------------------------------------------- engine (qlgate/config.py Settings)
+    _k("maxNestedRequests", "integer", 50, "Cap on `in (…)` expansion, join lookups and fan-out per statement.", 20, minimum=1),
+    _k("maxFanOut", "integer", 1000, "Most requests one statement's fan-out may make.", 200, minimum=1),
+    _k("maxResponseLength", "integer", 10_000_000, "Largest upstream answer read, in bytes.", 5_000_000, minimum=1),
+    _k("maxResponseSize", "integer", None, "Older name of `maxResponseLength` (which wins when both are set).", 5_000_000, minimum=1),
+    _k("defaultTimeout", "integer", 10_000, "Timeout of one upstream call, in ms, unless `timeouts` says otherwise.", 15000, minimum=1),
+    _k("timeouts", "object", {}, "Timeouts in ms by table name or dotted prefix; the longest prefix wins.", {"ebay": 30000, "ebay.trading": 60000}),
+    _k("timeouts.*", "integer", None, "Timeout in ms of the tables under this name.", 30000, minimum=1),
+    _k("scriptBudget", "integer", 5_000_000, "Work (values built) one run may do before it is stopped.", 1_000_000, minimum=1),
+    _k("paramsFromRequest", "boolean", True, "Incoming query parameters and headers act as parameters of table calls.", False),
+    _k("requestIdHeader", "string", "request-id", "Header carrying the request id to upstreams.", "x-request-id"),
+    _k("connection", "string", "keep-alive", "Value of the outgoing `connection` header.", "close"),
+    _k("udfPaths", "array", [], "Extra directories searched for UDF modules.", ["udfs"], items="string"),
+    _k("patchPaths", "array", [], "Extra directories searched for patch modules.", ["patches"], items="string"),
+    _k("enableQ", "boolean", True, "Older switch for `gateway.adhoc.enabled` (serve `/q`).", False),
+    _k("enableConsole", "boolean", True, "Serve the web console.", False),
+    # ---------------------------------------------------------------- outbound proxy (qlgate/http/proxy.py)
+    _k("proxy", "string|object|null", None, 'Outbound proxy: a URL for every request, `"env"` for HTTP_PROXY and the like, or an object.', "http://proxy.internal:3128"),
+    _k("proxy.http", "string", None, "Proxy URL for plain HTTP requests.", "http://proxy.internal:3128"),
+    _k("proxy.https", "string", None, "Proxy URL for HTTPS requests (reached by CONNECT).", "http://proxy.internal:3128"),
+    _k("proxy.noProxy", "string|array", None, "Hosts, domains, ports or CIDR ranges sent directly.", "localhost,.internal,10.0.0.0/8", items="string"),
+    # ---------------------------------------------------------------- gateway (qlgate/server/policy.py, auth.py, trust.py)
+    _k("gateway", "object", {}, "What the HTTP gateway accepts."),
+    _k("gateway.maxBodyBytes", "integer", 1_048_576, "Largest request body accepted, in bytes.", 262144, minimum=1),
+    _k("gateway.maxScriptLength", "integer", 65536, "Longest ad-hoc script accepted, in characters.", 16384, minimum=1),
+    _k("gateway.requestTimeoutMs", "integer", 60_000, "Total time one request may take, in ms.", 30000, minimum=1),
+    _k("gateway.jsonp", "boolean", False, "Answer `?callback=fn` on reads (JSONP).", True),
+    _k("gateway.adhoc", "object", {}, "Callers' own scripts (`/q`, `POST /jobs`)."),
+    _k("gateway.adhoc.enabled", "boolean", True, "Accept callers' scripts at all.", False),
+    _k("gateway.adhoc.inlineTables", "boolean", True, "Allow `create table` in callers' scripts.", False),
+    _k("gateway.adhoc.allowedHosts", "array|null", None, "Upstreams callers' scripts may reach; null: the hosts the loaded tables call.", ["api.example.com", "*.ebay.com"], items="string"),
+    _k("gateway.adhoc.publicConfig", "array", [], "Dotted config keys callers' scripts may read.", ["shop.site"], items="string"),
+    _k("gateway.adhoc.credentials", "array", None, "Config `auth` entries whose tokens callers' scripts may use; default: the client-credentials ones.", ["ebay.app"], items="string"),
+    _k("gateway.auth", "object", None, "API keys; without this section the gateway is open (loopback only unless `serve --insecure`)."),
+    _k("gateway.auth.keys", "array", None, "The API keys and their scopes.", [{"name": "ops", "key": "${OPS_KEY}", "scopes": ["admin"]}], items="object"),
+    _k("gateway.auth.keys.[]", "object", None, "One API key."),
+    _k("gateway.auth.keys.[].name", "string", None, "The key's name, unique (logs and jobs show it).", "shop-frontend"),
+    _k("gateway.auth.keys.[].key", "string", None, "The secret key, at least 16 characters (from the environment).", "${SHOP_FRONTEND_KEY}"),
+    _k("gateway.auth.keys.[].scopes", "array", None, "Scopes: query, routes, jobs, admin, console.", ["query", "routes"], items="string"),
+    # ---------------------------------------------------------------- cache (qlgate/cache/settings.py)
+    _k("cache", "object|boolean", {}, "Cached answers; `false` turns caching off.", {"url": "redis://127.0.0.1:6379/0"}),
+    _k("cache.backend", "string", "memory", "Where answers are cached (redis when `url` is set).", "redis", choices=("memory", "redis", "none")),
+    _k("cache.impl", "string", None, "Older name of `backend`.", "memory"),
+    _k("cache.options", "object", None, "Older form: the other `cache` keys, nested.", {"maxBytes": 1048576}, open=True),
+    _k("cache.url", "string", None, "Redis server shared by every process (redis://, rediss:// or unix://).", "redis://127.0.0.1:6379/0"),
+    _k("cache.prefix", "string", "qlgate:cache:", "Prefix of the Redis keys.", "shop:cache:"),
+    _k("cache.maxBytes", "integer", 67_108_864, "Memory cache size, in bytes.", 16777216, minimum=0),
+    _k("cache.staleWhileRevalidate", "number", 0, "Seconds an expired answer may still be served while it is refreshed.", 30, minimum=0),
+    _k("cache.negative", "number", 0, "Seconds a 404 is cached for (0: never).", 60, minimum=0),
+    _k("cache.lockMs", "number", 5000, "Longest time one host holds the Redis fetch lock, in ms.", 2000, minimum=0),
+    _k("cache.waitMs", "number", 2000, "How long other hosts wait for an answer being fetched, in ms.", 1000, minimum=0),
+    # ---------------------------------------------------------------- back-off (qlgate/engine/backoff.py)
+    _k("backoff", "object", {}, "Waiting after successive upstream failures of a table."),
+    _k("backoff.minDelay", "integer", None, "First wait, in ms (either delay turns back-off on for every statement).", 500, minimum=0),
+    _k("backoff.maxDelay", "integer", None, "Longest wait, in ms.", 30000, minimum=0),
+    _k("backoff.failures", "integer", 3, "Successive failures before calls wait.", 5, minimum=1),
+    _k("backoff.retryAfterMax", "integer", 30_000, "Longest `Retry-After` a call waits for before its one retry, in ms.", 10000, minimum=0),
+    # ---------------------------------------------------------------- limits (qlgate/limits/api_types.py)
+    _k("limits", "object", {}, "Call limits and rates."),
+    _k("limits.types", "object", {}, "Table-name prefixes to the API type their calls count against.", {"ebay.buy.browse": "ebay.browse"}),
+    _k("limits.types.*", "string", None, "The API type of the tables under this prefix.", "ebay.browse"),
+    # ---------------------------------------------------------------- jobs (qlgate/jobs/cluster.py, factory.py)
+    _k("jobs", "object", {}, "The job backend and cluster."),
+    _k("jobs.database", "string", ".qlgate/jobs.sqlite", "Where jobs and results are kept: a SQLite file, or a PostgreSQL URL for a cluster.", "postgresql://jobs@db/qlgate"),
+    _k("jobs.archive", "string", None, "Older name of `jobs.database`.", ".qlgate/jobs.sqlite"),
+    _k("jobs.maxRunSeconds", "number", 3600, "Longest run of a job, in seconds.", 600, minimum=0),
+    _k("jobs.maxResultBytes", "integer", 16_777_216, "Largest stored result of a job, in bytes (at most 1 GiB).", 1048576, minimum=1),
+    _k("jobs.maxQueue", "integer", 100_000, "Most jobs waiting at once.", 1000, minimum=1),
+    _k("jobs.slots", "integer", 4, "Jobs one gateway process runs at once (embedded backend).", 8, minimum=1),
+    _k("jobs.sessionTimeout", "number", 10, "ZooKeeper session timeout, in seconds.", 20, minimum=0),
+    _k("jobs.callTimeout", "number", 10, "Longest upstream call of a run, in seconds (the limiter waits that long past a lost worker).", 30, minimum=0),
+    _k("jobs.serverLag", "number", 10, "How long a ZooKeeper server cut off from its leader may go on answering, in seconds.", 4, minimum=0),
+    _k("jobs.stopTimeout", "number", 10, "Seconds from SIGTERM to exit.", 30, minimum=0),
+    _k("jobs.retryMaxDelay", "number", 1, "Longest back-off between ZooKeeper reconnects, in seconds.", 5, minimum=0),
+    # ---------------------------------------------------------------- OAuth2 (qlgate/oauth)
+    _k("oauth", "object", {}, "Where OAuth2 tokens are kept."),
+    _k("oauth.cacheDir", "string|boolean", None, "Directory of the token cache shared by processes; `false` for none (default: a private directory under XDG_RUNTIME_DIR or the temporary directory).", "/var/cache/qlgate"),
+    _k("auth", "object", {}, "OAuth2 credentials by name, used by tables with `using auth 'NAME'`; an entry is checked when a table first uses it.", {"ebay.app": {"type": "oauth2-client-credentials"}}, at_use=True),
+    _k("auth.*", "object", None, "One credential.", open=True),
+    _k("auth.*.type", "string", None, "The grant.", "oauth2-client-credentials", choices=("oauth2-client-credentials", "oauth2-refresh-token")),
+    _k("auth.*.tokenUrl", "string", None, "The token endpoint.", "https://api.ebay.com/identity/v1/oauth2/token"),
+    _k("auth.*.clientId", "string", None, "The OAuth client id.", "${EBAY_APP_ID}"),
+    _k("auth.*.clientSecret", "string", None, "The OAuth client secret.", "${EBAY_CERT_ID}"),
+    _k("auth.*.scopes", "array|string", [], "Scopes asked for (a list, or one space-separated string).", ["https://api.ebay.com/oauth/api_scope"], items="string"),
+    _k("auth.*.refreshToken", "string", None, "A user's refresh token (oauth2-refresh-token).", "${EBAY_REFRESH_TOKEN}"),
+    _k("auth.*.refreshTokenFile", "string", None, "File holding the refresh token (written by `qlgate auth login`).", "~/.config/qlgate/ebay.user"),
+    _k("auth.*.authorizeUrl", "string", None, "The consent page `qlgate auth login` opens.", "https://auth.ebay.com/oauth2/authorize"),
+    _k("auth.*.redirectUri", "string", None, "Where the consent page sends the user back.", "http://127.0.0.1:8765/callback"),
+    _k("auth.*.ruName", "string", None, "eBay's name for the redirect URL (instead of `redirectUri`).", "${EBAY_RUNAME}"),
+    # ---------------------------------------------------------------- eBay (qlgate/ebay/environments.py and the eBay tables)
+    _k("ebay", "object", {}, "Which eBay the eBay tables talk to; without this section the emulator is never started.", open=True),
+    _k("ebay.environment", "string", "auto", "auto (the emulator unless eBay credentials are set), emulator, sandbox or production.", "${EBAY_ENVIRONMENT:-auto}", choices=("", "auto", "emulator", "sandbox", "production")),
+    _k("ebay.emulator", "string", None, "Older switch: always, auto or off.", "auto"),
+    _k("tables", "object", {}, "Settings of tables by table-name prefix, read by them as `{config.tables.…}`; checked by `qlgate check` (every token resolves) rather than when the config loads.", {"weather": {"base": "https://api.example.com"}}, open=True, at_use=True),
+    _k("tables.ebay", "object", None, "The eBay tables.", open=True),
+    _k("tables.ebay.finding", "object", None, "Finding tables.", open=True),
+    _k("tables.ebay.finding.gateway", "string", None, "Finding endpoint (filled from `ebay.environment` when empty).", "${EBAY_FINDING_GATEWAY}"),
+    _k("tables.ebay.finding.appname", "string", None, "The App ID.", "${EBAY_APP_ID}"),
+    _k("tables.ebay.shopping", "object", None, "Shopping tables.", open=True),
+    _k("tables.ebay.shopping.gateway", "string", None, "Shopping endpoint (filled from `ebay.environment` when empty).", "${EBAY_SHOPPING_GATEWAY}"),
+    _k("tables.ebay.shopping.appid", "string", None, "The App ID.", "${EBAY_APP_ID}"),
+    _k("tables.ebay.shopping.version", "string|integer", None, "API version sent.", 765),
+    _k("tables.ebay.shopping.siteid", "string|integer", None, "eBay site id.", "0"),
+    _k("tables.ebay.trading", "object", None, "Trading tables.", open=True),
+    _k("tables.ebay.trading.gateway", "string", None, "Trading endpoint (filled from `ebay.environment` when empty).", "${EBAY_TRADING_GATEWAY}"),
+    _k("tables.ebay.trading.siteid", "string|integer", None, "eBay site id.", "0"),
+    _k("tables.ebay.trading.version", "string|integer", None, "API compatibility level sent.", "737"),
+    _k("tables.ebay.trading.appname", "string", None, "The App ID.", "${EBAY_APP_ID}"),
+    _k("tables.ebay.trading.devname", "string", None, "The Dev ID.", "${EBAY_DEV_ID}"),
+    _k("tables.ebay.trading.certname", "string", None, "The Cert ID.", "${EBAY_CERT_ID}"),
+    _k("tables.ebay.trading.eBayAuthToken", "string", None, "An Auth'n'Auth user token.", "${EBAY_AUTH_TOKEN}"),
+    _k("tables.ebay.trading.auth", "string", None, "A config `auth` entry whose OAuth user token Trading calls send instead.", "ebay.user"),
+    _k("tables.ebay.rest", "object", None, "eBay REST tables.", open=True),
+    _k("tables.ebay.rest.marketplace", "string", None, "Default `X-EBAY-C-MARKETPLACE-ID`.", "${EBAY_MARKETPLACE:-EBAY_US}"),
+    _k("tables.ebay.rest.hosts", "object", None, "REST hosts (filled from `ebay.environment` when empty)."),
+    _k("tables.ebay.rest.hosts.api", "string", None, "Host of most REST APIs.", "https://api.ebay.com"),
+    _k("tables.ebay.rest.hosts.apiz", "string", None, "Host of the apiz APIs.", "https://apiz.ebay.com"),
+    _k("tables.ebay.rest.hosts.apix", "string", None, "Host of the apix APIs.", "https://apix.ebay.com"),
+    _k("tables.ebay.rest.hosts.apim", "string", None, "Host of the apim APIs.", "https://apim.ebay.com"),
+)
+# fmt: on
+
+_BY_PARTS = {key.parts: key for key in KEYS}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a config document: where (a JSON path) and what."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path or '(document)'}: {self.message}"
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__
+
+
+def _fits(value: Any, kind: str) -> bool:
+    found = _kind(value)
+    if found == kind:
+        return True
+    if kind == "number":
+        return found == "integer"
+    if kind == "integer":
+        return found == "number" and float(value).is_integer()
+    return False
+
+
+def _declared(parts: tuple[str, ...]) -> Key | None:
+    """The key declared for ``parts`` (a literal name before a ``*``)."""
+    found = _BY_PARTS.get(parts)
+    if found is not None or not parts:
+        return found
+    for i in range(len(parts) - 1, -1, -1):  # the deepest name turned into * first
+        candidate = (*parts[:i], ANY, *parts[i + 1 :])
+        if candidate in _BY_PARTS:
+            return _BY_PARTS[candidate]
+    return None
+
+
+def _children(parts: tuple[str, ...]) -> list[str]:
+    """The names declared directly under the key at ``parts``."""
+    return [k.parts[-1] for k in KEYS if len(k.parts) == len(parts) + 1 and _matches(k.parts[:-1], parts)]
+
+
+def _matches(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+    return len(pattern) == len(parts) and all(p in (ANY, q) for p, q in zip(pattern, parts))
+
+
+def show_path(parts: Sequence[str]) -> str:
+    """A JSON path as a reader writes it: ``gateway.auth.keys[0].name``, with
+    ``["ebay.app"]`` for a name that holds a dot."""
+    out = ""
+    for part in parts:
+        if part.startswith("[") and part.endswith("]"):
+            out += part
+        elif part and all(c.isalnum() or c in "_-$" for c in part):
+            out += f".{part}" if out else part
+        else:
+            out += f"[{json.dumps(part)}]"
+    return out
+
+
+def near_miss(name: str, names: Sequence[str]) -> str | None:
+    """The declared name ``name`` is most likely a typo of, if any."""
+    names = [n for n in names if n not in (ANY, ITEM)]
+    folded = {n.lower(): n for n in names}
+    if name.lower() in folded:
+        return folded[name.lower()]
+    found = difflib.get_close_matches(name.lower(), list(folded), n=1, cutoff=0.8)
+    return folded[found[0]] if found else None
+
+
+def validate(data: Any, *, deep: bool = False) -> list[Problem]:
+    """Every problem of a config document (after ``${NAME}`` substitution), in
+    document order: wrong types, unknown keys of closed sections, near misses.
+    ``deep``: the sections checked where they are used (``tables``, ``auth``: an
+    entry no table uses does not stop a gateway) too, as ``qlgate config check`` does."""
+    problems: list[Problem] = []
+    _walk(data, (), (), problems, deep)
+    return problems
+
+
+def _walk(value: Any, parts: tuple[str, ...], shown: tuple[str, ...], problems: list[Problem], deep: bool) -> None:
+    key = _declared(parts)
+    if key is None or (key.at_use and not deep):
+        return  # the deployer's own data, or looked at where it is used
+    if not any(_fits(value, kind) for kind in key.types):
+        wanted = " or ".join(key.types)
+        problems.append(Problem(show_path(shown), f"must be {wanted}, not {_kind(value)} ({_short(value)})"))
+        return
+    if key.minimum is not None and _kind(value) in ("integer", "number") and value < key.minimum:
+        problems.append(Problem(show_path(shown), f"must be at least {key.minimum:g}, not {value}"))
+    if key.choices and isinstance(value, str) and value.strip().lower() not in key.choices:
+        listed = ", ".join(c for c in key.choices if c)
+        problems.append(Problem(show_path(shown), f"must be one of {listed}, not {value!r}"))
+    if isinstance(value, list):
+        item_key = _declared((*parts, ITEM))
+        for index, item in enumerate(value):
+            where = (*shown, f"[{index}]")
+            if item_key is not None:
+                _walk(item, (*parts, ITEM), where, problems, deep)
+            elif key.items is not None and not _fits(item, key.items):
+                problems.append(Problem(show_path(where), f"must be {key.items}, not {_kind(item)} ({_short(item)})"))
+    if isinstance(value, dict):
+        names = _children(parts)
+        for name, member in value.items():
+            child = (*parts, str(name))
+            where = (*shown, str(name))
+            if _declared(child) is not None:
+                _walk(member, child, where, problems, deep)
+                continue
+            meant = near_miss(str(name), names)
+            if not key.open:
+                hint = f"; did you mean {meant}?" if meant else f" (known: {', '.join(sorted(names))})"
+                problems.append(Problem(show_path(where), f"unknown key{hint}"))
+            elif meant is not None:
+                problems.append(Problem(show_path(where), f"unknown key; did you mean {meant}?"))
+
+
+def _short(value: Any) -> str:
+    """A value as an error shows it: short, and never a string's content, which
+    may be a secret."""
+    if isinstance(value, str):
+        return f"text of {len(value)} characters"
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def effective(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with every declared default it leaves out filled in (what the code
+    reads when a key is absent): ``qlgate config show``."""
+    out = json.loads(json.dumps(data))
+    for key in KEYS:
+        if not key.parts or ANY in key.parts or ITEM in key.parts or key.default is None:
+            continue
+        holder: Any = out
+        for part in key.parts[:-1]:
+            if not isinstance(holder, dict):
+                break
+            holder = holder.setdefault(part, {})
+        if isinstance(holder, dict) and key.parts[-1] not in holder:
+            holder[key.parts[-1]] = json.loads(json.dumps(key.default))
+    return out
+
+
+def _sections() -> Iterator[tuple[str, list[Key]]]:
+    """The keys grouped by their top-level name, in declaration order."""
+    groups: dict[str, list[Key]] = {}
+    for key in KEYS:
+        if key.parts:
+            top = key.parts[0] if len(key.parts) > 1 or "object" in key.types else ""
+            groups.setdefault(top, []).append(key)
+    yield from groups.items()
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    return "`" + json.dumps(value, ensure_ascii=False).replace("|", "\\|") + "`"
+
+
+def markdown() -> str:
+    """``docs/configuration.md``: every key with its type, default, doc and example."""
+    lines = [
+        "# Configuration",
+        "",
+        "<!-- Generated by `python -m qlgate.config_schema --markdown > docs/configuration.md`"
+        " from qlgate/config_schema.py: edit that file, not this one. -->",
+        "",
+        "The config is one JSON file (`--config FILE`, default `config/dev.json`). Tables and"
+        " scripts read all of it as `config` (`{config.tables.weather.base}`), so it also holds"
+        " your own settings. `qlgate config check --config FILE` checks a file, and"
+        " `qlgate config show --config FILE` prints it as the gateway reads it: defaults filled"
+        " in, secrets masked.",
+        "",
+        "## Environment variables",
+        "",
+        'A string value may name environment variables: `"${NAME}"` is replaced by the variable'
+        ' (the empty string when it is not set), `"${NAME:-fallback}"` by the variable or, when it'
+        " is not set, `fallback`. The result is always a string, so a number or a boolean key is"
+        " written as a JSON number or boolean in the file, not from the environment. A value from"
+        " a variable whose name looks secret (TOKEN, SECRET, PASSWORD, CERT, KEY…), and any string"
+        " under a secret-looking key, is a secret: masked in answers, logs, errors and"
+        " `config show`.",
+        "",
+        "## What is checked",
+        "",
+        "Loading a config checks every key below but those of `tables` and `auth`, which are"
+        " checked where they are used (`qlgate check` resolves every `{config.…}` token of the"
+        " tables and routes; an `auth` entry is checked when a table first uses it) and by"
+        " `qlgate config check`, which checks them all. A key of the wrong type is an error that names"
+        " its JSON path and the file. The sections marked *closed* hold only their keys: any other"
+        " key there is an error, with a suggestion when it is close to a known one"
+        " (`cache.urll`: did you mean url?). The others — the top level, `ebay`, `tables` and its"
+        " eBay sections, each `auth` entry — are *open*: they may hold your own keys too"
+        ' (`"weather": {"base": "https://…"}`), except a key that is a near miss of a known one'
+        " (`maxNestedRequest`, `timeout`), which is taken for a typo and refused. Keys nobody"
+        " declared are not looked into.",
+        "",
+    ]
+    for top, keys in _sections():
+        head = keys[0] if keys[0].path == top else None
+        title = f"`{top}`" if top else "Engine settings (top level)"
+        lines += [f"## {title}", ""]
+        if head is not None:
+            if any(k.parts[1:2] == (ANY,) for k in keys):
+                shape = "its keys are names of your choosing"
+            else:
+                shape = "open: it may hold keys of yours" if head.open else "closed: only the keys below"
+            example = f" Example: {_cell(head.example)}." if head.example is not None else ""
+            lines += [f"{head.doc} Type {' or '.join(head.types)}; {shape}.{example}", ""]
+        lines += ["| key | type | default | description | example |", "| --- | --- | --- | --- | --- |"]
+        for key in keys:
+            if key is head and len(keys) > 1:
+                continue
+            kind = " or ".join(key.types) + (f" of {key.items}" if key.items else "")
+            doc = key.doc + (f" One of: {', '.join(c for c in key.choices if c)}." if key.choices else "")
+            if _kind(key.default) == "object" or "object" in key.types:
+                doc += " Open." if key.open else ""
+            lines.append(
+                f"| `{key.path.replace('.[]', '[]')}` | {kind} | {_cell(key.default)} | {doc} | {_cell(key.example)} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args != ["--markdown"]:
+        print("usage: python -m qlgate.config_schema --markdown > docs/configuration.md", file=sys.stderr)
+        return 2
+    sys.stdout.write(markdown())
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Exit statuses that mean the same from every command: 2 for usage whichever
+layer finds it, 3 for a timeout, 1 for a script that fails."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+
+import pytest
+
+from qlgate.commands.arguments import UsageError
+from qlgate.commands.report import exit_status
+from qlgate.errors import ConfigError, QlError, TableNotFound, UpstreamTimeout
+
+from .helpers import piped
+
+
+@pytest.fixture
+def silent_upstream():
+    """A listener that accepts connections and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join(5)
+    for connection in held:
+        connection.close()
+    server.close()
+
+
+def test_an_upstream_that_outlasts_its_timeout_exits_3(tmp_path, silent_upstream):
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "slow.ql").write_text(f"create table slow on select get from '{silent_upstream}/x'")
+    (tmp_path / "c.json").write_text(json.dumps({"defaultTimeout": 300}))
+    proc = piped(
+        "run",
+        "-e",
+        "return select * from slow;",
+        "--tables",
+        str(tmp_path / "tables"),
+        "--config",
+        str(tmp_path / "c.json"),
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert json.loads(proc.stderr.splitlines()[-1])["status"] == 504
+
+
+@pytest.mark.parametrize(
+    "error, status",
+    [
+        (UsageError("bad --var"), 2),
+        (ConfigError("cannot read config file x"), 2),
+        (UpstreamTimeout("slow"), 3),
+        (QlError("job 3 is still queued after 1 s", status=504), 3),
+        (TableNotFound("No such table t"), 1),
+        (QlError("internal"), 1),
+    ],
+)
+def test_each_kind_of_error_has_its_exit_status(error, status):
+    assert exit_status(error) == status
+
+
+def test_a_missing_script_and_a_bad_var_are_usage_from_every_command(tmp_path):
+    for args in (["run", "nope.ql"], ["jobs", "submit", "nope.ql", "--gateway", "http://127.0.0.1:1"]):
+        proc = piped(*args, cwd=tmp_path)
+        assert proc.returncode == 2 and "cannot read script" in proc.stderr, args
+    bad_var = piped("jobs", "submit", "-", "--var", "x", "--gateway", "http://127.0.0.1:1", stdin="return 1;")
+    assert bad_var.returncode == 2 and "bad --var" in bad_var.stderr
