@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, unquote, urlsplit
 
 from .config_schema import Problem, validate
 from .errors import ConfigError
@@ -41,19 +41,42 @@ def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "
     if isinstance(value, list):
         return [_substitute(v, env, secrets, key) for v in value]
     if isinstance(value, str):
-        from_env = False
 
         def repl(m: re.Match) -> str:
-            nonlocal from_env
-            from_env = True
-            return env.get(m.group(1), m.group(2) or "")
+            name = m.group(1)
+            got = env.get(name, m.group(2) or "")
+            if got and _secret_variable(name):
+                secrets.add(got)  # the variable's value, wherever in the text it went
+            return got
 
         out = _ENV.sub(repl, value)
         named_secret = _SECRET_KEY.search(key) is not None and key not in _NOT_SECRET_KEY
-        if out and (named_secret or (from_env and _SECRET_KEY.search(value))):
+        if out and named_secret:
             secrets.add(out)
+        if "@" in out and "://" in out:
+            secrets |= url_passwords(out)  # redis://:pw@…, postgresql://user:pw@…: whatever the key
         return out
     return value
+
+
+def _secret_variable(name: str) -> bool:
+    """Whether an environment variable is named like a secret: ``API_TOKEN``, and also
+    ``WEATHER_KEY`` (KEY as a word of the name, which the key pattern's ``^key$`` misses)."""
+    return _SECRET_KEY.search(name) is not None or "KEY" in name.upper().split("_")
+
+
+def url_passwords(url: str) -> set[str]:
+    """The password of a URL's user part, as written and decoded: what must be masked
+    wherever the URL (or a message quoting it) is shown."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return set()
+    if not password:
+        return set()
+    raw = parts.netloc.rpartition("@")[0].partition(":")[2]
+    return {form for form in (password, raw, unquote(raw)) if form}
 
 
 @dataclass

@@ -22,12 +22,13 @@ Standard library only: ``qlgate config`` and the loader import it.
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from .suggest import nearest
 
 __all__ = ["KEYS", "Key", "Problem", "effective", "markdown", "validate"]
 
@@ -264,12 +265,7 @@ def show_path(parts: Sequence[str]) -> str:
 
 def near_miss(name: str, names: Sequence[str]) -> str | None:
     """The declared name ``name`` is most likely a typo of, if any."""
-    names = [n for n in names if n not in (ANY, ITEM)]
-    folded = {n.lower(): n for n in names}
-    if name.lower() in folded:
-        return folded[name.lower()]
-    found = difflib.get_close_matches(name.lower(), list(folded), n=1, cutoff=0.8)
-    return folded[found[0]] if found else None
+    return nearest(name, [n for n in names if n not in (ANY, ITEM)], cutoff=0.8)
 
 
 def validate(data: Any, *, deep: bool = False) -> list[Problem]:
@@ -294,7 +290,7 @@ def _walk(value: Any, parts: tuple[str, ...], shown: tuple[str, ...], problems: 
         problems.append(Problem(show_path(shown), f"must be at least {key.minimum:g}, not {value}"))
     if key.choices and isinstance(value, str) and value.strip().lower() not in key.choices:
         listed = ", ".join(c for c in key.choices if c)
-        problems.append(Problem(show_path(shown), f"must be one of {listed}, not {value!r}"))
+        problems.append(Problem(show_path(shown), f"must be one of {listed}, not {_short(value)}"))
     if isinstance(value, list):
         item_key = _declared((*parts, ITEM))
         for index, item in enumerate(value):
@@ -320,20 +316,33 @@ def _walk(value: Any, parts: tuple[str, ...], shown: tuple[str, ...], problems: 
 
 
 def _short(value: Any) -> str:
-    """A value as an error shows it: short, and never a string's content, which
-    may be a secret."""
+    """A value as an error shows it: its shape, never what it holds. A string may be a
+    secret, and so may anything inside a list or an object put where a string belongs
+    (``"keys": {"ops": "${OPS_KEY}"}``)."""
     if isinstance(value, str):
         return f"text of {len(value)} characters"
-    text = json.dumps(value, default=str)
-    return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, dict):
+        return f"an object of {len(value)} member{'s' if len(value) != 1 else ''}"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+    return json.dumps(value)  # true, false, null, a number: nothing to hide
+
+
+# sections whose mere presence changes what the gateway does (``ebay``: the emulator may
+# start; ``gateway.auth``: keys are required): shown with defaults only when written
+PRESENCE_MATTERS = (("ebay",), ("gateway", "auth"))
 
 
 def effective(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` with every declared default it leaves out filled in (what the code
-    reads when a key is absent): ``qlgate config show``."""
+    reads when a key is absent): ``qlgate config show``. Copied back into a file, it
+    configures the same gateway: a section whose presence matters is not added."""
     out = json.loads(json.dumps(data))
+    absent = [s for s in PRESENCE_MATTERS if not _present(data, s)]
     for key in KEYS:
         if not key.parts or ANY in key.parts or ITEM in key.parts or key.default is None:
+            continue
+        if any(key.parts[: len(section)] == section for section in absent):
             continue
         holder: Any = out
         for part in key.parts[:-1]:
@@ -343,6 +352,14 @@ def effective(data: dict[str, Any]) -> dict[str, Any]:
         if isinstance(holder, dict) and key.parts[-1] not in holder:
             holder[key.parts[-1]] = json.loads(json.dumps(key.default))
     return out
+
+
+def _present(data: Any, parts: tuple[str, ...]) -> bool:
+    for part in parts:
+        if not isinstance(data, dict) or part not in data:
+            return False
+        data = data[part]
+    return True
 
 
 def _sections() -> Iterator[tuple[str, list[Key]]]:
@@ -381,9 +398,9 @@ def markdown() -> str:
         ' (the empty string when it is not set), `"${NAME:-fallback}"` by the variable or, when it'
         " is not set, `fallback`. The result is always a string, so a number or a boolean key is"
         " written as a JSON number or boolean in the file, not from the environment. A value from"
-        " a variable whose name looks secret (TOKEN, SECRET, PASSWORD, CERT, KEY…), and any string"
-        " under a secret-looking key, is a secret: masked in answers, logs, errors and"
-        " `config show`.",
+        " a variable whose name looks secret (TOKEN, SECRET, PASSWORD, CERT, KEY…), any string"
+        " under a secret-looking key, and the password of a URL's user part"
+        " (`redis://:PASSWORD@…`) are secrets: masked in answers, logs, errors and `config show`.",
         "",
         "## What is checked",
         "",

@@ -99,6 +99,13 @@ def test_run_warns_of_a_variable_never_assigned_with_the_name_meant(workspace, c
     assert "warning: <-e>:1:28: 'nme' is never assigned and no --var gives it; did you mean 'name'?" in err
 
 
+def test_a_case_only_typo_is_warned_of_once_not_by_the_compiler_again(workspace, capsys):
+    assert run_script("-e", 'name = "x"; a = "{Name}"; return a;') == 0
+
+    _, err = capsys.readouterr()
+    assert err.count("'Name' is never assigned") == 1, err
+
+
 def test_run_does_not_warn_of_a_variable_a_var_gives(workspace, capsys):
     assert run_script("-e", 'return "{keywords}";', "--var", "keywords=camera") == 0
 

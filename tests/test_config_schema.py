@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,20 @@ def test_a_wrong_type_never_shows_the_string_it_holds():
 
     assert "hunter2" not in json.dumps(caught.value.to_dict())
     assert "text of 19 characters" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"gateway": {"auth": {"keys": {"ops": "${KEY}"}}}},  # a map where a list belongs
+        {"cache": ["${KEY}"]},  # a list where an object belongs
+        {"ebay": {"environment": "${KEY}"}},  # not one of the choices
+    ],
+)
+def test_no_error_shows_what_a_wrongly_shaped_value_holds(data):
+    with pytest.raises(ConfigError) as caught:
+        Config.from_dict(data, env={"KEY": "s3cr3t-0123456789abcdef"})
+    assert "s3cr3t" not in json.dumps(caught.value.to_dict()), caught.value.message
 
 
 def test_the_deployers_own_sections_and_keys_stay_allowed():
@@ -235,6 +250,24 @@ def test_config_show_fills_defaults_and_masks_secrets(tmp_path, capsys, monkeypa
     assert "cert-value-9876" not in out and "tok-in-file-42" not in out
 
 
+def test_config_show_masks_passwords_in_urls_and_variables_named_like_keys(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("WEATHER_KEY", "wk-7777777")
+    file = write(
+        tmp_path,
+        {
+            "cache": {"url": "redis://:hunter2pass@127.0.0.1:6379/0"},
+            "jobs": {"database": "postgresql://jobs:s3cretpw@127.0.0.1/jobs"},
+            "weather": {"base": "https://api.weather.example/?k=${WEATHER_KEY}"},
+        },
+    )
+
+    assert run_config("show", "--config", str(file)) == 0
+
+    out = capsys.readouterr().out
+    assert not {"hunter2pass", "s3cretpw", "wk-7777777"} & set(re.findall(r"[\w-]+", out)), out
+    assert json.loads(out)["weather"]["base"] == f"https://api.weather.example/?k={MASK}"
+
+
 def test_config_show_of_an_invalid_file_is_a_config_error(tmp_path):
     file = write(tmp_path, {"cache": {"urll": "x"}})
 
@@ -263,3 +296,18 @@ def test_qlgate_config_is_a_command_of_the_cli(tmp_path):
         timeout=60,
     )
     assert shown.returncode == 2 and json.loads(shown.stderr.splitlines()[-1])["type"] == "ConfigError"
+
+
+def test_config_check_of_a_file_that_does_not_exist_is_a_usage_error_like_show(tmp_path):
+    from qlgate.commands.arguments import UsageError
+
+    for action in ("check", "show"):
+        with pytest.raises((UsageError, ConfigError)) as caught:
+            run_config(action, "--config", str(tmp_path / "nope.json"))
+        assert "nope.json" in caught.value.message
+
+
+def test_config_show_adds_no_section_whose_presence_changes_the_gateway():
+    shown = effective({"maxFanOut": 7})
+    assert "ebay" not in shown and "auth" not in shown.get("gateway", {})
+    assert effective({"ebay": {}})["ebay"]["environment"] == "auto"

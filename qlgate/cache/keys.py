@@ -18,7 +18,7 @@ import re
 import secrets
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote_plus
 
 if TYPE_CHECKING:
     from ..http.client import HttpRequest
@@ -131,7 +131,8 @@ def caller_credentials(
     (``Bearer``), unless the table writes it literally (``literal_headers``). Such a
     value came from a script or the incoming request: the caller's own credential."""
     query = request.url.partition("?")[2].partition("#")[0]
-    if not _maybe_credential("\n".join(request.headers)) and not (query and _maybe_credential(query)):
+    scanned = unquote_plus(query) if "%" in query or "+" in query else query  # ?%6Bey= is ?key=
+    if not _maybe_credential("\n".join(request.headers)) and not (query and _maybe_credential(scanned)):
         return []  # nothing named like a credential at all: most reads, decided in one scan
     secrets = sorted({v for v in deployer_values if v}, key=len, reverse=True)
     literal = {h.lower() for h in literal_headers}

@@ -62,17 +62,14 @@ def check(args: argparse.Namespace) -> int:
     return EXIT_FAILURE if problems else 0
 
 
-BODY_METHODS = ("post", "put", "patch")
-
-
 def _route_inputs(route: Any, plan: Any) -> list[Any]:
     """The variables a route's script reads that it never assigns and the route
     does not declare (path segments, query map, defaults)."""
     from ..engine.free_names import unassigned
     from ..tables.registry import LoadProblem
 
-    if route.method.lower() in BODY_METHODS:  # its body's members are inputs too, unknown here
-        return []
+    if route.method.lower() != "get":  # a body's members are inputs too (the gateway reads one for any
+        return []  # method but GET), unknown here
     declared = {text for kind, text in route.segments if kind == "var"}
     declared |= {var for var, _ in route.query.values()} | set(route.defaults)
     return [
@@ -93,7 +90,12 @@ def _config_as_served(data: dict[str, Any]) -> dict[str, Any]:
     environment = resolved_environment(data)
     if environment == "emulator":
         return merge_config(data, emulator_config("http://127.0.0.1"))
-    return with_endpoints(data, environment)
+    served = with_endpoints(data, environment)
+    trading = served.get("tables", {}).get("ebay", {}).get("trading")
+    if isinstance(trading, dict) and trading.get("auth"):
+        # Trading on an OAuth credential (the IAF header): its tables' token stands empty
+        trading.setdefault("eBayAuthToken", "")
+    return served
 
 
 def _config_tokens(trees: list[Path], config: dict[str, Any]) -> list[Any]:
@@ -160,11 +162,11 @@ def describe(args: argparse.Namespace) -> int:
         print("  " + table.doc.replace("\n", "\n  "))
     for verb in VERBS:
         if described.get(verb):
-            print("\n" + "\n".join(_mapping_lines(verb, described[verb])))
+            print("\n" + "\n".join(mapping_lines(verb, described[verb])))
     return 0
 
 
-def _mapping_lines(verb: str, mapping: dict[str, Any]) -> list[str]:
+def mapping_lines(verb: str, mapping: dict[str, Any]) -> list[str]:
     """One verb of ``describe``'s text output: its request, then a line per detail."""
     lines = [f"  on {verb}: {mapping['method'].upper()} {mapping['uri']}"]
     required = [p["name"] for p in mapping["params"] if p["required"]]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import QlError
+from .arguments import UsageError
 from .report import EXIT_FAILURE
 
 DESCRIPTION = """Check a config file, or show it as the gateway reads it. The
@@ -55,11 +56,12 @@ def check(args: argparse.Namespace) -> int:
 
     file = _file(args)
     if file is None:
-        print("no config file: config/dev.json does not exist (give --config FILE)", file=sys.stderr)
-        return EXIT_FAILURE
+        raise UsageError("no config file: config/dev.json does not exist (give --config FILE)")
+    if not file.is_file():
+        raise UsageError(f"no config file {file}")  # the command line's mistake (exit 2), as for show
     try:
         data, secrets = substituted(read_document(file))
-    except QlError as error:  # unreadable, not JSON, not an object
+    except QlError as error:  # unreadable, not JSON, not an object: the file's problem
         print(error.message)
         print(f"{file}: 1 error", file=sys.stderr)
         return EXIT_FAILURE

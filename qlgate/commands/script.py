@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -70,18 +71,24 @@ def _script(args: argparse.Namespace) -> tuple[str, str, Path]:
     return text, str(path), path.resolve().parent
 
 
-def _unassigned(plan: Any, given: dict[str, Any], origin: str, *, strict: bool) -> None:
+def _unassigned(plan: Any, given: dict[str, Any], origin: str, *, strict: bool) -> set[str]:
     """Warn of each variable the script reads that it never assigns and no --var
-    gives (``engine/free_names.py``); with --strict, refuse to run it."""
+    gives (``engine/free_names.py``); with --strict, refuse to run it. The names
+    warned of, so that the compiler's own warning of a case-only typo is not said twice."""
     from ..engine.free_names import unassigned
 
-    found = [
-        f"{origin}:{u.line}:{u.column}: {u.message('no --var gives it')}"
-        for u in unassigned(plan.script, plan.assigned, given)
-    ]
+    names = unassigned(plan.script, plan.assigned, given)
+    found = [f"{origin}:{u.line}:{u.column}: {u.message('no --var gives it')}" for u in names]
     if found and strict:
         raise UsageError("--strict: " + "; ".join(found), unassigned=[u.split(": ", 1)[1] for u in found])
     warn(found)
+    return {u.name for u in names}
+
+
+def _not_yet_said(warnings: Iterable[str], names: set[str]) -> dict[str, None]:
+    """``warnings`` but the compiler's "'X' is never assigned" for a name already warned of."""
+    said = tuple(f"'{name}' is never assigned" for name in names)
+    return dict.fromkeys(w for w in warnings if not (said and any(s in w for s in said)))
 
 
 async def _execute(args: argparse.Namespace) -> int:
@@ -95,6 +102,7 @@ async def _execute(args: argparse.Namespace) -> int:
     async with await Workspace.open(tables=args.tables, routes=args.routes, config=args.config, lazy=True) as workspace:
         engine = workspace.engine
         shown: set[str] = set()
+        warned: set[str] = set()  # variables _unassigned warned of
 
         def report_problems() -> None:
             """The load problems not yet shown: a table's are known when it is first compiled."""
@@ -108,18 +116,18 @@ async def _execute(args: argparse.Namespace) -> int:
                     compiled = engine.compile(script, base_dir=base_dir, origin=origin)
                 finally:
                     report_problems()
-                _unassigned(compiled.plan, context, origin, strict=args.strict)
+                warned = _unassigned(compiled.plan, context, origin, strict=args.strict)
                 result = await engine.run_compiled(compiled, context=context, base_dir=base_dir)
         except QlError as error:
             report_problems()
             # what the run did and said before it failed helps as much as after a success
             if args.diagnostics and error.diagnostics is not None:
                 print(error.diagnostics.render(), file=sys.stderr)
-            warn(dict.fromkeys(error.warnings))
+            warn(_not_yet_said(error.warnings, warned))
             return fail(error)
         report_problems()
     write_json_text(dump_json(result.value), args.format, sys.stdout)
-    warn(dict.fromkeys(result.warnings))
+    warn(_not_yet_said(result.warnings, warned))
     if args.diagnostics:
         print(result.diagnostics.render(), file=sys.stderr)
     return 0

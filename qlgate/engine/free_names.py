@@ -12,7 +12,6 @@ and a route's pattern declares inputs rather than reading them.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any
 from ..lang import ast
 from ..lang.templates import Template
 from ..lang.walk import walk
+from ..suggest import nearest
 
 ALWAYS_KNOWN = frozenset({"config"})  # the config, readable by every script
 
@@ -60,13 +60,18 @@ def read_names(script: ast.Script) -> Iterator[tuple[str, ast.Pos]]:
     def into(node: Any) -> bool:
         return not isinstance(node, ast.CreateTable)
 
+    found: list[tuple[str, ast.Pos]] = []
+    for node in walk(list(script.items), into=into):  # an if's condition reads its variables too
+        if isinstance(node, ast.IfBlock):
+            found += [(c.name, node.pos) for c in walk(node.cond) if isinstance(c, ast.CondVar)]
     for statement in _statements(script):
         for node in walk(list(statement.choices), into=into):  # a return's route is not a choice
             if isinstance(node, Template):
-                for name in sorted(node.names()):
-                    yield name, statement.pos
+                found += [(name, statement.pos) for name in sorted(node.names())]
             elif isinstance(node, ast.VarRef):
-                yield node.name, statement.pos
+                found.append((node.name, statement.pos))
+    found.sort(key=lambda item: (item[1].line, item[1].column))  # stable: a statement's names keep their order
+    yield from found
 
 
 def unassigned(script: ast.Script, assigned: Iterable[str], given: Iterable[str]) -> list[Unassigned]:
@@ -100,8 +105,4 @@ def _locate(lines: list[str], name: str, pos: ast.Pos) -> tuple[int, int]:
 
 
 def _nearest(name: str, candidates: list[str]) -> str | None:
-    folded = {c.lower(): c for c in candidates}
-    if name.lower() in folded:
-        return folded[name.lower()]
-    found = difflib.get_close_matches(name.lower(), list(folded), n=1, cutoff=0.6)
-    return folded[found[0]] if found else None
+    return nearest(name, candidates, cutoff=0.6)

@@ -180,8 +180,8 @@ def _add_target(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--api-key",
         metavar="KEY",
-        default=os.environ.get("QLGATE_API_KEY"),
-        help="with --gateway: the API key to send (default: $QLGATE_API_KEY)",
+        help="with --gateway: the API key to send (default: $QLGATE_API_KEY, sent only to a gateway named by "
+        "--gateway or $QLGATE_GATEWAY)",
     )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument(
@@ -215,6 +215,11 @@ def run_jobs(args: argparse.Namespace) -> int:
 
 def _choose_target(args: argparse.Namespace) -> None:
     """``--gateway`` when neither flag is given: ``$QLGATE_GATEWAY``, else the local default if a gateway answers."""
+    named = args.zookeeper or args.gateway or os.environ.get("QLGATE_GATEWAY")
+    if args.api_key is None and named:
+        # the environment's key goes only where the user pointed: whatever happens to answer on
+        # the default port (any local user can bind it) gets no key it was not given for
+        args.api_key = os.environ.get("QLGATE_API_KEY")
     if args.zookeeper or args.gateway:
         return
     args.gateway = os.environ.get("QLGATE_GATEWAY") or (DEFAULT_GATEWAY if gateway_answers(DEFAULT_GATEWAY) else None)
@@ -231,8 +236,9 @@ def gateway_answers(base: str, timeout: float = 0.5) -> bool:
     import urllib.error
     import urllib.request
 
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through $HTTP_PROXY
     try:
-        with urllib.request.urlopen(base.rstrip("/") + "/health", timeout=timeout) as response:
+        with direct.open(base.rstrip("/") + "/health", timeout=timeout) as response:
             answer = json.loads(response.read(4096))
     except (OSError, ValueError):  # refused, timed out, an HTTP error, not JSON
         return False

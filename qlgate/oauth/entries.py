@@ -16,7 +16,6 @@ entry and the key, never a traceback and never a request sent with half a creden
 from __future__ import annotations
 
 import base64
-import difflib
 import hashlib
 import json
 import os
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ..suggest import nearest
 from .errors import AuthConfigError
 
 CLIENT_CREDENTIALS = "oauth2-client-credentials"
@@ -146,9 +146,9 @@ def parse_entry(name: str, raw: Any, *, login: bool = False) -> OAuthEntry:
     if not isinstance(raw, dict):
         raise AuthConfigError(f"config auth entry '{name}' must be an object", entry=name)
     for key in raw:
-        meant = difflib.get_close_matches(str(key), KEYS, n=1, cutoff=0.8)
-        if key not in KEYS and meant:
-            raise fail(str(key), f"is not a key of an auth entry; did you mean {meant[0]}?")
+        meant = nearest(str(key), KEYS, cutoff=0.8) if key not in KEYS else None
+        if meant is not None:
+            raise fail(str(key), f"is not a key of an auth entry; did you mean {meant}?")
 
     def text(key: str, *, required: bool) -> str:
         value = raw.get(key)

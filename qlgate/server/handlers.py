@@ -17,7 +17,7 @@ from aiohttp import web
 
 from ..engine.context import RequestInfo
 from ..engine.engine import Compiled
-from ..errors import InvalidRequestBody, QlError, UpstreamTimeout
+from ..errors import InvalidRequestBody, QlError, TableNotFound, UpstreamTimeout
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
 from ..routes import Route, select_route
@@ -292,7 +292,8 @@ async def handle_route(request: web.Request) -> web.Response:
         return _json(
             {"err": f"{request.method} is not allowed on {path}; use {builtin}"}, status=405, headers={"Allow": builtin}
         )
-    picked = select_route(routes, request.method, path, query)
+    # HEAD is GET without the body (RFC 9110 §9.3.2; aiohttp sends no body to a HEAD)
+    picked = select_route(routes, "GET" if request.method == "HEAD" else request.method, path, query)
     if picked is None:  # 405 with Allow, 400 (a required parameter missing) or 404
         return await no_route(request, routes, query)
     route, bound = picked
@@ -349,6 +350,8 @@ async def handle_table(request: web.Request) -> web.Response:
     try:
         table = workspace.engine.tables.get(name)
     except QlError as error:
+        if isinstance(error, TableNotFound):
+            error.status = 404  # here the table is the resource asked for (in a script, a 400)
         return error_response(error, workspace)
     return _json(describe_table(table, workspace.engine.routes, workspace.config.secrets))
 

@@ -24,11 +24,14 @@ async def no_route(request: web.Request, routes: list[Route], query: dict[str, A
     """The answer to ``request``, which no route selected (``select_route`` gave None)."""
     method, path = request.method, request.path
     matching = [route for route in routes if route.match(path) is not None]
-    same_method = [route for route in matching if route.method.upper() == method]
+    asked = "GET" if method == "HEAD" else method  # a HEAD is answered as its GET would be
+    same_method = [route for route in matching if route.method.upper() == asked]
     if same_method:  # the path and the method are right; a required query parameter is not there
         missing = sorted({key for route in same_method for key in route.required_keys() if key not in query})
         return json_response({"err": "No matching route", "missing": missing}, status=400)
     allowed = {route.method.upper() for route in matching} | await endpoint_methods(request)
+    if "GET" in allowed:
+        allowed.add("HEAD")  # served as GET without its body (handle_route)
     if allowed:
         return not_allowed(method, path, allowed)
     return not_found(method, path)

@@ -85,7 +85,7 @@ class _JsonErrorServer(Server):
     def __call__(self) -> RequestHandler:
         try:
             return JsonErrorHandler(self, loop=self._loop, **self._kwargs)
-        except TypeError:  # aiohttp's own fallback for handler arguments it does not know
+        except Exception:  # noqa: BLE001 - aiohttp's internals moved (private names): its own handler, plain-text errors
             return super().__call__()
 
 

@@ -63,7 +63,7 @@ def _tables(argument: str, session: Session, settings: Settings, out: TextIO) ->
 
 
 def _describe(argument: str, session: Session, settings: Settings, out: TextIO) -> None:
-    from ..commands.authoring import _mapping_lines
+    from ..commands.authoring import mapping_lines
     from ..tables.describe import describe_table
 
     if not argument:
@@ -76,7 +76,7 @@ def _describe(argument: str, session: Session, settings: Settings, out: TextIO) 
         print("  " + table.doc.replace("\n", "\n  "), file=out)
     for verb in VERBS:
         if described.get(verb):
-            print("\n" + "\n".join(_mapping_lines(verb, described[verb])), file=out)
+            print("\n" + "\n".join(mapping_lines(verb, described[verb])), file=out)
     columns = table_columns(table)
     if columns:
         print(f"\n  columns: {', '.join(columns)}", file=out)

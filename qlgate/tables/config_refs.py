@@ -9,7 +9,6 @@ before, for every table and route file, in ``qlgate check``
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 
 from ..errors import StatementError
 from ..lang.templates import Template, parse_reference, resolve_reference
+from ..suggest import nearest
 from ..values import MISSING
 
 # a token whose reference starts with ``config`` and holds no nested token
@@ -55,19 +55,27 @@ def suggestion(config: Any, reference: str) -> str | None:
             continue
         if not isinstance(node, dict):
             return None
-        names = {str(k).lower(): str(k) for k in node}
-        found = difflib.get_close_matches(part.lower(), list(names), n=1, cutoff=0.6)
-        if not found:
+        found = nearest(part, node, cutoff=0.6)
+        if found is None:
             return None
-        return ".".join(["config", *parts[:index], names[found[0]], *parts[index + 1 :]])
+        return ".".join(["config", *parts[:index], found, *parts[index + 1 :]])
     return None
 
 
-def unresolved(reference: str, table: str, config: Any, where: str, *, by_caller: bool = False) -> UnresolvedConfig:
+def unresolved(
+    reference: str, table: str, config: Any, where: str, *, by_caller: bool = False, written: str = ""
+) -> UnresolvedConfig:
     """The run-time error for the token ``{reference}`` in ``where`` (the URI, a
     header) of ``table`` (empty when unknown). ``by_caller``: the table is a caller's
-    own (``create table`` in an ad-hoc script), so the mistake is theirs: 400."""
-    near = suggestion(config, reference)
+    own (``create table`` in an ad-hoc script), so the mistake is theirs: 400.
+
+    The did-you-mean names a key of ``config`` (a caller's table sees only the config
+    opened to callers). It is given for a token written as it stands in ``written`` (the
+    template's text), never for one a value helped spell (``{config.regions.{region}.base}``
+    in a deployer's table, called with a caller's ``region``): that would let a caller
+    probe the deployer's key names. ``qlgate check`` suggests for those."""
+    literal = "{" + reference + "}" in written
+    near = suggestion(config, reference) if literal else None
     hint = f"; did you mean {{{near}}}?" if near else ""
     prefix = f"{table}: " if table else ""
     return UnresolvedConfig(

@@ -228,7 +228,12 @@ class RequestBuilder:
                 for template in (name_t, value_t):
                     if (missing := missing_in(template, view.config)) is not None:
                         raise unresolved(
-                            missing, table.name, view.config, f"header {name_t.raw!r}", by_caller=table.by_caller
+                            missing,
+                            table.name,
+                            view.config,
+                            f"header {name_t.raw!r}",
+                            by_caller=table.by_caller,
+                            written=template.raw,
                         )
             name = interpolate_text(name_t, view.lookup, unresolved="").lower()
             if name:

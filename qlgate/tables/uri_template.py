@@ -74,7 +74,7 @@ def expand(template: Template, view: ParamView, *, table: str = "", where: str =
         name, value = token_value(part, view)
         if _is_empty(value):
             if value is MISSING and name is not None and is_config_ref(name):
-                raise unresolved(name, table, view.config, where)
+                raise unresolved(name, table, view.config, where, written=template.raw)
             if part.required:
                 raise MissingParameter(
                     f"missing required parameter '{name or part.raw}' for {table or 'table'}", param=name

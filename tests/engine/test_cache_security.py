@@ -218,3 +218,14 @@ def test_bad_cache_settings_are_refused_at_load(cache):
 @pytest.mark.parametrize("url", ["redis://h:6379/0", "rediss://h", "unix:///tmp/r.sock"])
 def test_redis_urls_are_accepted(url):
     assert CacheSettings.from_config({"cache": {"url": url}}).url == url
+
+
+@pytest.mark.parametrize(
+    "url", ["https://a/x?%6Bey=zz9876", "https://a/x?%74oken=t-1", "https://a/x?a=1&sig%6Eature=abc"]
+)
+def test_a_credential_named_in_percent_escapes_is_found_too(url):
+    """The quick scan before the query is parsed must read names as the parser will."""
+    from qlgate.cache.keys import caller_credentials
+
+    request = HttpRequest("GET", url, {"accept": "application/json"})
+    assert caller_credentials(request, deployer_values=[]) != []

@@ -167,3 +167,25 @@ def test_a_route_pattern_declares_rather_than_reads():
     source = "return \"{itemId} {nope}\" via route '/items/{itemId}?x={other}' using method get;"
 
     assert [u.name for u in free(source, given=["itemId", "other"])] == ["nope"]
+
+
+async def test_no_key_name_is_suggested_for_a_token_a_callers_value_helped_spell(upstream, make_engine):
+    """A deployer's table whose token takes a caller's value must not turn the error into
+    a way to probe the deployer's config keys."""
+    config = {"regions": {"internalBilling": {"base": upstream.base}}}
+    table = 'create table regional on select get from "{config.regions.{region}.base}/x?q={q}"\n'
+    engine = make_engine({"regional.ql": table}, config)
+    callers = Trust.for_callers(engine.config.data, [])
+
+    with pytest.raises(UnresolvedConfig) as caught:
+        await engine.execute('return select * from regional where region = "internalBiling";', trust=callers)
+
+    assert "did you mean" not in caught.value.message and "internalBilling" not in caught.value.message
+    assert upstream.requests == []
+
+
+def test_an_if_condition_reads_its_variables_too():
+    source = 'name = "x";\nif (nme) { b = 1; }\nreturn name;'
+    plan = compile_script(parse(source))
+    (found,) = unassigned(plan.script, plan.assigned, [])
+    assert (found.name, found.line, found.suggestion) == ("nme", 2, "name")

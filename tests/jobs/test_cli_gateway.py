@@ -81,6 +81,47 @@ def test_the_local_default_gateway_when_one_answers_there(gateway, monkeypatch, 
     assert error["type"] == "UsageError" and "QLGATE_GATEWAY" in error["error"] and nobody in error["error"]
 
 
+def test_the_environments_api_key_never_goes_to_whatever_answers_on_the_default_port(monkeypatch, capsys):
+    """Any local user can bind the default port: a key from $QLGATE_API_KEY goes only to a
+    gateway the user named (--gateway, $QLGATE_GATEWAY)."""
+    import http.server
+    import threading
+
+    from qlgate.cli import main
+    from qlgate.jobs import cli as jobs_cli
+
+    seen: list[str | None] = []
+
+    class Impostor(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # http.server calls it by this name
+            seen.append(self.headers.get("Authorization"))
+            body = b'{"status": "ok"}' if self.path == "/health" else b"[]"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Impostor)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.delenv("QLGATE_GATEWAY", raising=False)
+        monkeypatch.setenv("QLGATE_API_KEY", "k" * 24)
+        monkeypatch.setattr(jobs_cli, "DEFAULT_GATEWAY", f"http://127.0.0.1:{server.server_address[1]}")
+        main(["jobs", "list", "--json"])
+        assert len(seen) >= 2 and not any(seen), seen  # /health, then /jobs: no key either time
+        seen.clear()
+        monkeypatch.setenv("QLGATE_GATEWAY", jobs_cli.DEFAULT_GATEWAY)  # named: the key goes
+        main(["jobs", "list", "--json"])
+        assert seen == ["Bearer " + "k" * 24]
+    finally:
+        server.shutdown()
+    capsys.readouterr()
+
+
 def test_wait_exits_3_on_its_timeout_and_1_for_a_failed_job(gateway):
     later = submit(gateway, "return 1;", "--not-before", "+1h")
     started = time.monotonic()

@@ -77,12 +77,15 @@ async def test_unknown_paths_are_404_in_the_error_shape(gateway):
     # a file the console does not have: aiohttp's own 404, in the same shape
     status, _, body = await answer(session, "GET", "/console/no-such-file.js")
     assert (status, body) == (404, {"err": "Cannot GET /console/no-such-file.js"})
+    # a table that does not exist, asked for by name: the resource is missing (in a script, a 400)
+    status, _, body = await answer(session, "GET", "/tables/no.such.table")
+    assert status == 404 and "no.such.table" in body["err"], body
 
 
 async def test_a_wrong_method_is_405_with_allow(gateway):
     _, session = gateway
     cases = (
-        ("DELETE", "/u/u1", "GET"),  # a route (it was 400 "No matching route")
+        ("DELETE", "/u/u1", "GET, HEAD"),  # a route (it was 400 "No matching route")
         ("GET", "/w/7", "DELETE, POST"),  # one path, two routes: both methods
         ("PUT", "/post", "POST"),
         ("POST", "/health", "GET"),  # the gateway's endpoints
@@ -95,6 +98,9 @@ async def test_a_wrong_method_is_405_with_allow(gateway):
         assert status == 405, (method, path, body)
         assert headers["Allow"] == allow
         assert body == {"err": f"{method} is not allowed on {path}; use {allow}"}
+    async with session.head("/u/u1?page=1") as head, session.get("/u/u1?page=1") as get:  # HEAD: GET, no body
+        assert head.status == get.status != 405 and await head.read() == b"" and await get.read() != b""
+        assert head.headers["Content-Type"] == get.headers["Content-Type"]
 
 
 async def test_a_route_without_a_required_parameter_is_400_naming_it(gateway):
