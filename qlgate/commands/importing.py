@@ -32,10 +32,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from ..errors import QlError
     from ..openapi.importer import import_file
     from ..openapi.schemas import SpecError
+    from .arguments import UsageError
 
+    if not Path(args.spec).is_file():
+        raise UsageError(f"no spec file {args.spec}")  # the command line's mistake: exit 2
     try:
         imported, written = import_file(args.spec, args.name, args.out, force=args.force)
     except SpecError as e:

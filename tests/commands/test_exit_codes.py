@@ -81,3 +81,13 @@ def test_a_missing_script_and_a_bad_var_are_usage_from_every_command(tmp_path):
         assert proc.returncode == 2 and "cannot read script" in proc.stderr, args
     bad_var = piped("jobs", "submit", "-", "--var", "x", "--gateway", "http://127.0.0.1:1", stdin="return 1;")
     assert bad_var.returncode == 2 and "bad --var" in bad_var.stderr
+
+
+def test_files_named_on_the_command_line_that_do_not_exist_are_usage(tmp_path):
+    for args in (
+        ["import", "openapi", "nope.yaml", "--name", "x", "--out", "out"],
+        ["config", "check", "--config", "nope.json"],
+        ["config", "show", "--config", "nope.json"],
+    ):
+        proc = piped(*args, cwd=tmp_path)
+        assert proc.returncode == 2 and "nope" in proc.stderr, (args, proc.stderr)
