@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = {
     "nothing called": "return 1;",
     "one emulator call": (
-        "return select searchResult.item.title from ebay.finding.findItemsByKeywords where keywords = 'camera' limit 1;"
+        "return select searchResult.item[0].title from ebay.finding.findItemsByKeywords where keywords = 'camera' limit 1;"
     ),
 }
 
