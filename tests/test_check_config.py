@@ -48,6 +48,20 @@ def check(*argv: str) -> int:
     return authoring.check(parser.parse_args(list(argv)))
 
 
+def test_check_reports_a_table_a_route_names_that_no_file_defines(workspace, capsys):
+    (workspace / "routes" / "typo.ql").write_text(
+        'x = select * from weather.forecast where city = "{city}";\n'
+        'y = select * from weather.forcast where city = "{city}";\n'
+        "return select * from x via route '/typo/{city}' using method get;\n",  # x: a variable, not a table
+        encoding="utf-8",
+    )
+    assert check("--tables", "tables", "--routes", "routes", "--config", "config.json") == 1
+
+    out = capsys.readouterr().out
+    assert "routes/typo.ql:2:19: No such table weather.forcast; did you mean weather.forecast?" in out.splitlines()
+    assert "typo.ql:1:" not in out and "typo.ql:3:" not in out
+
+
 def run_script(*argv: str) -> int:
     parser = argparse.ArgumentParser()
     script.add_arguments(parser)

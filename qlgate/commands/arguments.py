@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 from typing import Any
 
@@ -30,10 +31,18 @@ class UsageError(QlError):
 def add_workspace_options(parser: argparse.ArgumentParser, *, routes: bool = True) -> None:
     """Where the deployment is: the trees and the config, each defaulting as
     ``workspace.py`` finds them when not given."""
-    parser.add_argument("--tables", metavar="DIR", help="tables directory (default: ./tables)")
+    parser.add_argument("--tables", metavar="DIR", type=existing_dir, help="tables directory (default: ./tables)")
     if routes:
-        parser.add_argument("--routes", metavar="DIR", help="routes directory (default: ./routes)")
+        parser.add_argument("--routes", metavar="DIR", type=existing_dir, help="routes directory (default: ./routes)")
     parser.add_argument("--config", metavar="FILE", help="config file (default: config/dev.json)")
+
+
+def existing_dir(text: str) -> str:
+    """A tree named on the command line must be there: a typo in ``--tables`` would
+    otherwise load nothing and every table would be "No such table" (exit 2 instead)."""
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"no directory {text}")
+    return text
 
 
 def parse_var(text: str) -> tuple[str, Any]:

@@ -51,6 +51,7 @@ def check(args: argparse.Namespace) -> int:
             problems.append(LoadProblem(route.file, error.line or 1, error.column or 1, error.message))
             continue
         problems += _route_inputs(route, compiled.plan)
+        problems += _route_tables(route, compiled.plan, engine)
     trees = [default_dir(args.tables, "tables"), default_dir(args.routes, "routes")]
     if engine.config.path is not None:
         problems += _config_tokens([Path(tree) for tree in trees if tree], _config_as_served(engine.config.data))
@@ -76,6 +77,28 @@ def _route_inputs(route: Any, plan: Any) -> list[Any]:
         LoadProblem(route.file, u.line, u.column, u.message(f"is not an input of route {route.pattern}"))
         for u in unassigned(plan.script, plan.assigned, declared)
     ]
+
+
+def _route_tables(route: Any, plan: Any, engine: Any) -> list[Any]:
+    """The tables a route's script names that the tables tree does not define (and the
+    script neither defines nor assigns as a variable), each with the names meant: at
+    run time a caller would get the deployer's mistake as a 400."""
+    from ..lang import ast
+    from ..lang.walk import walk
+    from ..tables.registry import LoadProblem
+
+    nodes = list(walk(list(plan.script.items) + ([plan.script.ret] if plan.script.ret is not None else [])))
+    own = {node.name for node in nodes if isinstance(node, ast.CreateTable)} | set(plan.assigned)
+    problems = []
+    for node in nodes:
+        if not isinstance(node, ast.Source) or node.name in own or "{" in node.name:
+            continue
+        try:
+            engine.tables.get(node.name)
+        except QlError as error:
+            line, column = (node.pos.line, node.pos.column) if node.pos is not None else (1, 1)
+            problems.append(LoadProblem(route.file, line, column, error.message))
+    return problems
 
 
 def _config_as_served(data: dict[str, Any]) -> dict[str, Any]:

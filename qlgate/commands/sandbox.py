@@ -35,5 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..loop import run as run_coroutine
     from ..sandbox.cli import run_sandbox
+    from ..server.listen import check_can_listen
 
+    if args.port:  # a busy port is one line and exit 2, as for serve (0 picks a free one)
+        check_can_listen(args.host, args.port)
     return int(run_coroutine(run_sandbox(args)))

@@ -258,7 +258,10 @@ async def handle_q(request: web.Request) -> web.Response:
     try:
         script = await _script_of(request)
         if not script:
-            return _json({"err": "Missing query"}, status=400)
+            return _json(
+                {"err": 'Missing query: give the script as ?s=…, a text body, a form field s or JSON {"s": …}'},
+                status=400,
+            )
         if len(script) > policy.max_script_length:
             raise ScriptTooLong(
                 f"script is {len(script)} characters; the limit is {policy.max_script_length} (gateway.maxScriptLength)"

@@ -314,8 +314,12 @@ class IndexedRegistry(TableRegistry):
             file = str(self._index.root / self._index.files[number].path)
             for created, compiled in outcome.tables:
                 if created == name:
-                    if table is not None:
-                        log.warning("table %s in %s replaces the one in %s", name, file, origin)
+                    if table is not None:  # as a full load says it (registry.load_tables_dir): the first stays
+                        line = compiled.line or 1
+                        problem = LoadProblem(file, line, 1, f"table {name} is defined again (first in {origin})")
+                        if str(problem) not in {str(p) for p in self.problems}:
+                            self.problems.append(problem)
+                        continue
                     table, origin = compiled, file
         if table is not None:
             self._tables[name] = table

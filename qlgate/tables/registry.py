@@ -150,8 +150,11 @@ def near_names(name: str, names: Iterable[str]) -> list[str]:
 
 def not_found(name: str, registry: TableRegistry) -> TableNotFound:
     """``No such table NAME``, with the near names when there are some."""
-    near = [n for n in near_names(name, registry.known_names() - {name}) if n != name]
+    known = registry.known_names()
+    near = [n for n in near_names(name, known - {name}) if n != name]
     hint = f"; did you mean {' or '.join(near)}?" if near else ""
+    if not known:  # most likely run from outside the deployment: say where tables come from
+        hint = " (no tables are loaded: run from the directory holding tables/, or give --tables DIR)"
     return TableNotFound(f"No such table {name}{hint}", suggestions=near or None)
 
 
@@ -181,8 +184,12 @@ def load_tables_dir(
             record(file, outcome)
         problems += outcome.problems
         for create, table in outcome.tables:
-            if create in origin_of:
-                log.warning("table %s in %s replaces the one in %s", create, str(file), origin_of[create])
+            if create in origin_of:  # two files, one name: whichever sorts last would win unseen
+                line = table.line or 1
+                problems.append(
+                    LoadProblem(str(file), line, 1, f"table {create} is defined again (first in {origin_of[create]})")
+                )
+                continue
             origin_of[create] = str(file)
             registry.add(table)
     return registry, problems

@@ -91,3 +91,16 @@ def test_files_named_on_the_command_line_that_do_not_exist_are_usage(tmp_path):
     ):
         proc = piped(*args, cwd=tmp_path)
         assert proc.returncode == 2 and "nope" in proc.stderr, (args, proc.stderr)
+
+
+def test_the_emulator_on_a_busy_port_is_one_line_and_exit_2():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        proc = piped("sandbox", "--port", str(busy.getsockname()[1]))
+    assert proc.returncode == 2 and "is in use" in proc.stderr and "internal error" not in proc.stderr
+
+
+def test_a_tables_directory_that_is_not_there_is_usage(tmp_path):
+    proc = piped("check", "--tables", str(tmp_path / "nope"), cwd=tmp_path)
+    assert proc.returncode == 2 and "no directory" in proc.stderr

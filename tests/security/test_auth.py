@@ -90,7 +90,7 @@ async def test_every_endpoint_by_every_kind_of_caller(gateway, upstream, jobs):
             assert status == 401 and headers["WWW-Authenticate"].startswith("Bearer"), where
             assert not has_body or json.loads(text)["err"].startswith("this gateway needs an API key"), where
             status, _, text = await _send(client, method, path, body, KEYS[scope] + "-wrong")
-            assert status == 401 and (not has_body or json.loads(text) == {"err": "the API key is not valid"}), where
+            assert status == 401 and (not has_body or json.loads(text)["err"] == "the API key is not valid"), where
             for holder, key in KEYS.items():
                 status, _, text = await _send(client, method, path, body, key)
                 allowed = holder == scope or (scope == "jobs" and holder == "admin")
@@ -143,7 +143,7 @@ async def test_jobs_belong_to_the_key_that_submitted_them(gateway, upstream, job
             ("GET", f"/jobs/{job_id}?wait=1"),
         ):
             status, _, text = await _send(client, method, path, None, "b" * 20)
-            assert status == 404 and json.loads(text) == {"err": f"no job {job_id}"}, (method, path)
+            assert status == 404 and json.loads(text)["err"] == f"no job {job_id}", (method, path)
         status, _, text = await _send(client, "GET", "/jobs", None, "b" * 20)
         assert status == 200 and json.loads(text) == []
         for key in ("a" * 20, "o" * 20):

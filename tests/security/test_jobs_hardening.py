@@ -374,7 +374,10 @@ async def test_ids_limits_and_rates_out_of_range_are_typed_errors(gateway):
             ("DELETE", f"/jobs/{job_id}"),
             ("GET", f"/jobs/{job_id}?wait=1"),
         ):
-            assert await call(gateway, method, path) == (404, {"err": f"no job {job_id}"}), path
+            assert await call(gateway, method, path) == (
+                404,
+                {"err": f"no job {job_id}", "type": "NotFound", "status": 404},
+            ), path
     assert (await call(gateway, "GET", "/jobs/12x"))[0] == 400
     for limit in ("0", "1001", "nan", "1e3", "-5"):
         status, body = await call(gateway, "GET", f"/jobs?limit={limit}")

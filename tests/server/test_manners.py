@@ -73,10 +73,10 @@ async def test_unknown_paths_are_404_in_the_error_shape(gateway):
     _, session = gateway
     for method, path in (("GET", "/nope"), ("POST", "/nope/deeper"), ("GET", "/u"), ("GET", "/tables/a/b")):
         status, _, body = await answer(session, method, path)
-        assert (status, body) == (404, {"err": f"Cannot {method} {path}"})
+        assert (status, body) == (404, {"err": f"Cannot {method} {path}", "type": "NotFound", "status": 404})
     # a file the console does not have: aiohttp's own 404, in the same shape
     status, _, body = await answer(session, "GET", "/console/no-such-file.js")
-    assert (status, body) == (404, {"err": "Cannot GET /console/no-such-file.js"})
+    assert (status, body) == (404, {"err": "Cannot GET /console/no-such-file.js", "type": "NotFound", "status": 404})
     # a table that does not exist, asked for by name: the resource is missing (in a script, a 400)
     status, _, body = await answer(session, "GET", "/tables/no.such.table")
     assert status == 404 and "no.such.table" in body["err"], body
@@ -97,7 +97,11 @@ async def test_a_wrong_method_is_405_with_allow(gateway):
         status, headers, body = await answer(session, method, path)
         assert status == 405, (method, path, body)
         assert headers["Allow"] == allow
-        assert body == {"err": f"{method} is not allowed on {path}; use {allow}"}
+        assert body == {
+            "err": f"{method} is not allowed on {path}; use {allow}",
+            "type": "MethodNotAllowed",
+            "status": 405,
+        }
     async with session.head("/u/u1?page=1") as head, session.get("/u/u1?page=1") as get:  # HEAD: GET, no body
         assert head.status == get.status != 405 and await head.read() == b"" and await get.read() != b""
         assert head.headers["Content-Type"] == get.headers["Content-Type"]
@@ -106,7 +110,10 @@ async def test_a_wrong_method_is_405_with_allow(gateway):
 async def test_a_route_without_a_required_parameter_is_400_naming_it(gateway):
     _, session = gateway
     status, _, body = await answer(session, "GET", "/u/u1")
-    assert (status, body) == (400, {"err": "No matching route", "missing": ["page"]})
+    assert (status, body) == (
+        400,
+        {"err": "No matching route", "type": "BadRequest", "status": 400, "missing": ["page"]},
+    )
 
 
 def raw_exchange(port: int, request: bytes) -> tuple[str, dict[str, str], bytes]:
@@ -140,7 +147,8 @@ async def test_requests_aiohttp_cannot_parse_answer_in_the_error_shape(gateway, 
         assert status_line.split()[1] == "400", status_line
         assert headers["content-type"].startswith("application/json")
         answer = json.loads(body)
-        assert list(answer) == ["err"] and answer["err"].startswith(words), answer
+        assert list(answer) == ["err", "type", "status"] and answer["err"].startswith(words), answer
+        assert (answer["type"], answer["status"]) == ("BadRequest", 400)
         assert b"s3cr3t" not in body and b"Bearer" not in body
     logged = [json.loads(r.getMessage()) for r in caplog.records if r.name == "qlgate.access"]
     assert [(e["status"], e["method"], e["error"].split(":")[0]) for e in logged] == [

@@ -207,3 +207,16 @@ async def test_an_engine_on_the_index_runs_scripts_and_lists_every_table(tree):
         assert "ebay.buy.browse.search" in str(described)
     finally:
         await engine.close()
+
+
+def test_a_name_defined_twice_is_a_problem_and_the_first_file_keeps_it_loaded_either_way(tree):
+    write(tree, "shop/z_again.ql", table("shop.a.search", "/again"))
+    full, full_problems = load_tables_dir(tree, {})
+    registry = indexed(tree)
+    for loaded in (full, registry):
+        assert loaded.get("shop.a.search").mappings["select"].uri.raw.endswith("/shop-a")
+    again = [p for p in full_problems if "defined again" in p.message]
+    assert [(p.file, p.message) for p in again] == [
+        (str(tree / "shop/z_again.ql"), f"table shop.a.search is defined again (first in {tree / 'shop/a.ql'})")
+    ]
+    assert [str(p) for p in registry.problems if "defined again" in p.message] == [str(p) for p in again]
