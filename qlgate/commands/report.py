@@ -13,7 +13,8 @@ line" from "try again later" without reading the message:
 1    the script, a job or an upstream failed (syntax error, unknown table,
      HTTP error, a failed job, ``check`` finding errors)
 2    usage: the command line or a file it names cannot be used (bad arguments,
-     a malformed ``--var``, a script or config that cannot be read or is invalid)
+     a malformed ``--var``, a script file that cannot be read, a config that cannot
+     be read or is invalid); a script that does not compile is a 1
 3    a timeout: ``jobs wait --timeout`` expired, a run or a call passed its
      deadline (an error with status 504)
 130  interrupted (Ctrl-C)
@@ -40,8 +41,8 @@ EXIT_BROKEN_PIPE = 141
 
 EXIT_CODES = f"""exit status:
   {EXIT_OK}    success
-  {EXIT_FAILURE}    the script, a job or an upstream failed
-  {EXIT_USAGE}    usage: bad arguments, a malformed --var, a script or config that cannot be used
+  {EXIT_FAILURE}    the script (syntax errors too), a job or an upstream failed
+  {EXIT_USAGE}    usage: bad arguments, a malformed --var, an unreadable script, a bad config
   {EXIT_TIMEOUT}    a timeout (jobs wait --timeout, a run's or a call's deadline)
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
   {EXIT_BROKEN_PIPE}  stdout's reader went away (| head), without a message"""
