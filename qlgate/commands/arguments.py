@@ -59,7 +59,7 @@ def parse_var(text: str) -> tuple[str, Any]:
         if value.lstrip().startswith(("{", "[", '"')):
             raise UsageError(
                 f"--var {name}: the value looks like JSON but does not parse: {e.msg} at line {e.lineno} "
-                f"column {e.colno} (char {e.pos})",
+                f"column {e.colno} (char {e.pos}); to pass it as text, quote it as JSON: {name}='\"…\"'",
                 var=name,
             ) from None
         return name, value
