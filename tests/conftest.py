@@ -5,18 +5,21 @@ request, and an engine factory that tears its connection pool down.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import json
 import os
 import uuid
 import zlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from aiohttp import web
+from aiohttp.test_utils import TestServer
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.zk.session import zk_client
@@ -137,6 +140,28 @@ class Upstream:
 
     def paths(self) -> list[str]:
         return [r.path for r in self.requests]
+
+
+@contextlib.asynccontextmanager
+async def served_server(engine: Engine) -> AsyncIterator[tuple[TestServer, aiohttp.ClientSession]]:
+    """The gateway's app over ``engine`` on a loopback port, and a session whose paths
+    are relative to it."""
+    from qlgate.server.app import build_app
+
+    server = TestServer(build_app(engine), host="127.0.0.1")
+    await server.start_server()
+    try:
+        async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
+            yield server, session
+    finally:
+        await server.close()
+
+
+@contextlib.asynccontextmanager
+async def served(engine: Engine) -> AsyncIterator[aiohttp.ClientSession]:
+    """``served_server``'s session alone: what most gateway tests talk through."""
+    async with served_server(engine) as (_, session):
+        yield session
 
 
 @pytest.fixture

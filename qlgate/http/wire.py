@@ -83,6 +83,24 @@ class RawResponse:
 class Connection(asyncio.Protocol):
     """A keep-alive connection that carries one request at a time (``exchange``)."""
 
+    # the answer being read, set by ``_reset`` before each request
+    _limit: int
+    _head_only: bool
+    _status: int
+    _reason: bytes
+    _headers: dict[str, str]
+    _header_count: int
+    _head_bytes: int
+    _head_received: int
+    _head_done: bool
+    _keep_alive: bool
+    _until_close: bool
+    _body: list[bytes]
+    _size: int
+    _got_bytes: bool
+    _error: WireError | None
+    _done: bool
+
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.transport: asyncio.Transport | None = None
@@ -91,23 +109,7 @@ class Connection(asyncio.Protocol):
         self.uses = 0
         self._waiter: asyncio.Future[RawResponse] | None = None
         self._parser: httptools.HttpResponseParser | None = None
-        # the answer being read (``_reset`` before each request)
-        self._limit = 0
-        self._head_only = False
-        self._status = 0
-        self._reason = b""
-        self._headers: dict[str, str] = {}
-        self._header_count = 0
-        self._head_bytes = 0
-        self._head_received = 0
-        self._head_done = False
-        self._keep_alive = False
-        self._until_close = False
-        self._body: list[bytes] = []
-        self._size = 0
-        self._got_bytes = False
-        self._error: WireError | None = None
-        self._done = False
+        self._reset(0, False)
         self._timer: asyncio.TimerHandle | None = None
         self._timeout = 0.0
         self._last_read = 0.0

@@ -51,6 +51,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import psycopg
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+from ..config import url_passwords
 from .archive_errors import ArchiveError, ArchiveUnavailable
 from .archive_schema import STATEMENT_TIMEOUT_S, VERSION_TABLE, JobRow, pending
 
@@ -70,15 +71,10 @@ T = TypeVar("T")
 def _password_forms(url: str) -> set[str]:
     """Every spelling of the URL's password that could turn up in a message: as libpq
     reads it (userinfo or ``?password=``), and as written, raw and decoded."""
-    found: set[str] = set()
+    found = url_passwords(url)  # as any URL of the config reads it
     try:
         found.add(str(conninfo_to_dict(url).get("password") or ""))
     except psycopg.Error:
-        pass
-    try:
-        parts = urlsplit(url)
-        found |= {parts.password or "", unquote(parts.password or "")}
-    except ValueError:
         pass
     userinfo = url.partition("://")[2].rpartition("@")[0]  # even where urlsplit misreads a raw '/' or '?'
     if ":" in userinfo:

@@ -7,17 +7,15 @@ ones in ``routes/ebay/rest/``."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import sys
 from pathlib import Path
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
 from qlgate.engine.engine import Engine
-from qlgate.server.app import build_app
+from tests.conftest import served
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts" / "ebay" / "rest"
@@ -62,17 +60,6 @@ async def control(emulator, method: str, path: str, body: object = None) -> obje
 
 async def calls_named(emulator, call: str) -> list[dict]:
     return [r for r in await control(emulator, "GET", "/_sandbox/requests") if r["call"] == call]
-
-
-@contextlib.asynccontextmanager
-async def gateway(engine: Engine):
-    server = TestServer(build_app(engine), host="127.0.0.1")
-    await server.start_server()
-    try:
-        async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
-            yield session
-    finally:
-        await server.close()
 
 
 async def test_search_then_details_through_qlgate_run(emulator, tmp_path):
@@ -127,7 +114,7 @@ async def test_the_rest_routes_search_list_sell_and_ship(emulator, tmp_path):
     config = config_of(emulator, tmp_path)
     async with (
         Engine(tables=ROOT / "tables", routes=ROOT / "routes", config=config) as engine,
-        gateway(engine) as gw,
+        served(engine) as gw,
     ):
         async with gw.get("/ebay/browse/search", params={"q": "laptop", "limit": "3"}) as resp:
             assert resp.status == 200, await resp.text()
@@ -180,7 +167,7 @@ async def test_fifty_concurrent_requests_on_a_cold_token_make_one_token_request(
     config = config_of(emulator, tmp_path)
     async with (
         Engine(tables=ROOT / "tables", routes=ROOT / "routes", config=config) as engine,
-        gateway(engine) as gw,
+        served(engine) as gw,
     ):
 
         async def search(n: int) -> int:

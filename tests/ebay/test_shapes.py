@@ -12,11 +12,10 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
 from qlgate.ebay.generate import _response_tree, array_paths
 from qlgate.engine.engine import Engine
-from qlgate.server.app import build_app
+from tests.conftest import served
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT.parent / "shared" / "ebay" / "catalog.json"
@@ -28,14 +27,11 @@ needs_catalog = pytest.mark.skipif(
 @contextlib.asynccontextmanager
 async def gateway(emulator):
     """The gateway over the shipped tables and routes, its eBay tables on the emulator."""
-    async with Engine(tables=ROOT / "tables", routes=ROOT / "routes", config=emulator.config()) as engine:
-        server = TestServer(build_app(engine), host="127.0.0.1")
-        await server.start_server()
-        try:
-            async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
-                yield session
-        finally:
-            await server.close()
+    async with (
+        Engine(tables=ROOT / "tables", routes=ROOT / "routes", config=emulator.config()) as engine,
+        served(engine) as session,
+    ):
+        yield session
 
 
 async def get(session: aiohttp.ClientSession, path: str) -> dict:

@@ -89,6 +89,17 @@ def serve_each(*answers: bytes) -> Handler:
     return handler
 
 
+def write_then_close(data: bytes) -> Handler:
+    """Answer the connection's first request with ``data``, then close it."""
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, server: Raw) -> None:
+        await server.head(reader)
+        writer.write(data)
+        await writer.drain()
+
+    return handler
+
+
 @pytest.fixture
 async def client():
     c = HttpClient(max_response_bytes=10_000)
@@ -118,11 +129,7 @@ async def test_chunked_answers_are_joined_and_decoded(client):
 
 
 async def test_a_content_length_longer_than_the_body_then_a_close_is_an_error_not_a_short_body(client):
-    async def lying(reader, writer, server):
-        await server.head(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")
-        await writer.drain()
-
+    lying = write_then_close(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b")
     async with Raw(lying) as server:
         with pytest.raises(UpstreamUnavailable, match="closed before the answer ended"):
             await client.send(get(server))
@@ -233,10 +240,7 @@ async def test_caps_on_declared_and_streamed_bodies(client):
 
 
 async def test_an_http_1_0_body_ends_with_the_close(client):
-    async def old(reader, writer, server):
-        await server.head(reader)
-        writer.write(b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nall of it")
-
+    old = write_then_close(b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nall of it")
     async with Raw(old) as server:
         assert (await client.send(get(server))).body == b"all of it"
         assert client.pool.idle_count() == 0  # not kept: the close was the body's end
@@ -357,10 +361,7 @@ async def test_one_endless_header_line_is_refused_as_it_grows(client):
 
 
 async def test_chunked_is_recognised_in_any_case_so_a_cut_body_is_an_error(client):
-    async def cut(reader, writer, server):
-        await server.head(reader)
-        writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n6\r\n[1,2,3")
-
+    cut = write_then_close(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n6\r\n[1,2,3")
     async with Raw(cut) as server:
         with pytest.raises(UpstreamUnavailable, match="closed before the answer ended"):
             await client.send(get(server))

@@ -1,13 +1,9 @@
 """The gateway through a real server: /q, routes with every binding of
 spec §14.2, metadata endpoints and error statuses."""
 
-import contextlib
-
-import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
-from qlgate.server.app import build_app
+from tests.conftest import served
 
 TABLES = {
     "items.ql": "create table items on select get from '{config.base}/users/{userId}/items?sort={sort}&h={h}' "
@@ -22,17 +18,6 @@ ROUTES = {
     "using defaults order = 'asc' using method get using headers 'X-Count' = '{order}'",
     "post.ql": 'return select * from post via route "/post" using method post',
 }
-
-
-@contextlib.asynccontextmanager
-async def served(engine):
-    server = TestServer(build_app(engine), host="127.0.0.1")
-    await server.start_server()
-    try:
-        async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
-            yield session
-    finally:
-        await server.close()
 
 
 @pytest.fixture

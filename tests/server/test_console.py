@@ -101,16 +101,19 @@ def screenshot(page: Page, name: str) -> Path:
     return path
 
 
+# a search, one item's details, then three more at once: five calls, two of them in parallel
+FIVE_CALLS = (
+    "first = select searchResult.item[0].itemId from ebay.finding.findItemsByKeywords "
+    'where keywords = "iphone";\n'
+    'item = select Item.Title as title from ebay.shopping.GetSingleItem where ItemID = "{first}";\n'
+    "more = select Item.Title as title from ebay.shopping.GetSingleItem\n"
+    '  where ItemID in ("230851234562", "230851234563", "280770598060");\n'
+    'return {"first": "{item}", "more": "{more}"};'
+)
+
+
 def test_run_a_script_see_the_tree_and_the_waterfall(console: Page):
-    script = (
-        "first = select searchResult.item[0].itemId from ebay.finding.findItemsByKeywords "
-        'where keywords = "iphone";\n'
-        'item = select Item.Title as title from ebay.shopping.GetSingleItem where ItemID = "{first}";\n'
-        "more = select Item.Title as title from ebay.shopping.GetSingleItem\n"
-        '  where ItemID in ("230851234562", "230851234563", "280770598060");\n'
-        'return {"first": "{item}", "more": "{more}"};'
-    )
-    run(console, script)
+    run(console, FIVE_CALLS)
     expect(console.locator("#status")).to_have_class("ok")
     expect(console.locator("#status")).to_contain_text("5 upstream calls")
     tree = console.locator("#result")

@@ -12,7 +12,7 @@ import urllib.request
 from playwright.sync_api import Page, expect
 
 from tests.server import test_console
-from tests.server.test_console import run, screenshot
+from tests.server.test_console import FIVE_CALLS, run, screenshot
 
 browser, gateway, console = test_console.browser, test_console.gateway, test_console.console  # its fixtures
 
@@ -197,15 +197,7 @@ def test_at_800_pixels_labels_do_not_overlap(console: Page):
 
 def test_at_800_pixels_a_real_run_is_readable(console: Page):
     console.set_viewport_size({"width": 800, "height": 700})
-    script = (
-        "first = select searchResult.item[0].itemId from ebay.finding.findItemsByKeywords "
-        'where keywords = "iphone";\n'
-        'item = select Item.Title as title from ebay.shopping.GetSingleItem where ItemID = "{first}";\n'
-        "more = select Item.Title as title from ebay.shopping.GetSingleItem\n"
-        '  where ItemID in ("230851234562", "230851234563", "280770598060");\n'
-        'return {"first": "{item}", "more": "{more}"};'
-    )
-    run(console, script)
+    run(console, FIVE_CALLS)
     expect(console.locator("#status")).to_have_class("ok")
     rows = console.locator("#waterfall .wf-call")
     expect(rows).to_have_count(5)

@@ -23,11 +23,10 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
-from qlgate.server.app import build_app
 from qlgate.server.banner import Facts, lines
 from qlgate.server.listen import CannotListen, check_can_listen
+from tests.conftest import served_server
 from tests.sandbox.test_cli import free_port, wait_for
 
 TABLES = {
@@ -46,20 +45,9 @@ ROUTES = {
 # ------------------------------------------------------------------ in process: the error shape
 
 
-@contextlib.asynccontextmanager
-async def served(engine):
-    server = TestServer(build_app(engine), host="127.0.0.1")
-    await server.start_server()
-    try:
-        async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
-            yield server, session
-    finally:
-        await server.close()
-
-
 @pytest.fixture
 async def gateway(engine_for):
-    async with served(engine_for(TABLES, routes=ROUTES)) as both:
+    async with served_server(engine_for(TABLES, routes=ROUTES)) as both:
         yield both
 
 
