@@ -2,7 +2,9 @@
 of ``routes/``, the describe endpoints, ``/health``, the jobs API and the
 console, behind one middleware (``middleware.py``) that authenticates callers
 and shapes every answer. Route scripts are compiled at start-up; ``/q``
-scripts on first use (cached by text).
+scripts on first use (cached by text). ``/q`` and the routes are served by the
+gateway's own HTTP front (``front.py``), the rest by aiohttp (``protocol.py``):
+the same middleware and handlers either way.
 
 Assembly only: a process's start-up (its workspace, job backend, access log and
 heap) is ``startup.py``, and ``serve --workers N``'s supervisor ``process.py``.
@@ -25,6 +27,7 @@ from ..workspace import Workspace
 from . import protocol
 from .auth import Gatekeeper
 from .console import add_console
+from .front import IDLE_TIMEOUT_S
 from .handlers import (
     BUILTIN,
     COMPILED_ROUTES,
@@ -69,9 +72,10 @@ def build_app(
         client_max_size=policy.max_body_bytes,
         middlewares=[gateway_middleware],
         # a GET /q carries its script in the URL: room for gateway.maxScriptLength characters
-        handler_args={"max_line_size": policy.max_request_line},
+        # keep-alive: as long as the front's (front.IDLE_TIMEOUT_S) on the connections handed to aiohttp
+        handler_args={"max_line_size": policy.max_request_line, "keepalive_timeout": IDLE_TIMEOUT_S},
     )
-    protocol.install(app)  # a request aiohttp cannot parse is answered in the error shape too
+    protocol.install(app)  # served through the front; aiohttp's own errors in the error shape too
     app[POLICY] = policy
     app[GATEKEEPER] = Gatekeeper.from_config(engine.config.data, insecure=insecure)
     app[WORKSPACE] = workspace

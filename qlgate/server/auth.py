@@ -98,13 +98,11 @@ class Principal:
 
 
 LOCAL = Principal(None, frozenset(SCOPES))  # anyone on an open gateway (loopback only)
-_SCOPE_OF_ROUTE: dict[tuple[str, Any], str | None] = {}  # (method, aiohttp route) → scope: once per route
+_SCOPE_OF_ROUTE: dict[tuple[str, str], str | None] = {}  # (method, endpoint pattern) → scope
 
 
-def _scope_of(method: str, route: Any) -> str | None:
+def _scope_of(method: str, canonical: str) -> str | None:
     method = "GET" if method == "HEAD" else method  # aiohttp answers HEAD with the GET handler
-    resource = route.resource
-    canonical = resource.canonical if resource is not None else ""
     if canonical == "/{tail}" or canonical.startswith("/{tail:"):
         canonical = "/{tail}"
     elif canonical.startswith("/routes/{method}/"):
@@ -113,6 +111,16 @@ def _scope_of(method: str, route: Any) -> str | None:
         if key in ENDPOINTS:
             return ENDPOINTS[key]
     return ADMIN
+
+
+def endpoint_of(request: Any) -> str:
+    """The path pattern of the endpoint serving ``request``: the gateway's front names
+    it on its requests (``incoming.Incoming.endpoint``); on aiohttp's, the route's resource."""
+    endpoint = getattr(request, "endpoint", None)
+    if isinstance(endpoint, str):
+        return endpoint
+    resource = request.match_info.route.resource
+    return resource.canonical if resource is not None else ""
 
 
 @dataclass(frozen=True)
@@ -186,15 +194,14 @@ class Gatekeeper:
     @staticmethod
     def required_scope(request: web.Request) -> str | None:
         """The scope an endpoint needs (``ENDPOINTS``); unknown endpoints need admin."""
-        route = request.match_info.route
-        key = (request.method, route)
+        key = (request.method, endpoint_of(request))
         try:
             return _SCOPE_OF_ROUTE[key]
         except KeyError:
             pass
         if len(_SCOPE_OF_ROUTE) >= 4096:  # methods are the client's to choose: keep it bounded
             _SCOPE_OF_ROUTE.clear()
-        scope = _SCOPE_OF_ROUTE[key] = _scope_of(request.method, route)
+        scope = _SCOPE_OF_ROUTE[key] = _scope_of(*key)
         return scope
 
     def authorize(self, request: web.Request) -> Principal:

@@ -1,24 +1,31 @@
-"""The gateway's error shape for requests that never reach the app: a request
-line or header that aiohttp cannot parse or that is over its size limits, an
-invalid method, chunked framing gone wrong. aiohttp answers those itself, before
+"""How the gateway's app is served: each connection starts on the gateway's own
+front (``front.py``), which answers ``/q`` and the routes itself and hands every
+other request's connection to aiohttp; and, for those, aiohttp's protocol-level
+errors in the gateway's error shape.
+
+Those errors are requests aiohttp cannot parse or that are over its size limits,
+an invalid method, chunked framing gone wrong. aiohttp answers them itself, before
 any middleware, as ``text/plain`` ("400, message: …") and logs each with a
 traceback at ERROR; here they answer ``{"err": …}`` as JSON like every other
 error, with a line in the access log like any request (``error`` says what was
 wrong), and without aiohttp's ERROR record and traceback (a client's malformed
 request is the client's problem, and on a public port it is constant noise).
 
-aiohttp has no setting for this: its ``Server`` makes a ``RequestHandler`` per
+aiohttp has no setting for either: its ``Server`` makes the protocol of each
 connection, and ``RequestHandler.handle_error`` writes that answer. ``install``
 makes the app's server (``Application._make_handler``, where ``AppRunner`` gets
-it — ``qlgate serve`` and ``TestServer`` alike) a ``Server`` whose connections
-use ``JsonErrorHandler``. Only this app's server changes: the eBay emulator and
-any other aiohttp app in the process keep aiohttp's answers. Should aiohttp drop
-``_make_handler``, ``install`` does nothing and aiohttp's text answers come
-back (``tests/server/test_manners.py`` then fails).
+it — ``qlgate serve`` and ``TestServer`` alike) a ``GatewayServer``, whose
+connections are the front's, and whose aiohttp connections use
+``JsonErrorHandler``. Its shutdown drains both. Only this app's server changes:
+the eBay emulator and any other aiohttp app in the process keep aiohttp's own.
+Should aiohttp drop ``_make_handler``, ``install`` does nothing: aiohttp serves
+everything, with its text answers (``tests/server/test_front.py`` and
+``test_manners.py`` then fail).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -27,6 +34,7 @@ from aiohttp.web_protocol import RequestHandler
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_server import Server
 
+from .front import Front, FrontProtocol
 from .middleware import log_unparsed
 from .responses import json_response
 
@@ -81,16 +89,40 @@ def describe(status: int, exc: BaseException | None, message: str | None) -> str
 _QUOTED = re.compile(r"""[:\s]*(?:b'|b"|bytearray\(|'|")""")
 
 
-class _JsonErrorServer(Server):
-    def __call__(self) -> RequestHandler:
+class GatewayServer(Server):
+    """aiohttp's server for the gateway's app: each connection starts on the
+    gateway's own front (``front.py``), which serves ``/q`` and the routes itself and
+    hands the rest to ``JsonErrorHandler``, aiohttp's handler with the error shape."""
+
+    gateway_app: web.Application
+    _front: Front | None = None
+
+    @property
+    def front(self) -> Front:
+        if self._front is None:
+            self._front = Front(self.gateway_app, self._aiohttp_protocol)
+        return self._front
+
+    def __call__(self) -> asyncio.Protocol:  # type: ignore[override]
+        return FrontProtocol(self.front)
+
+    def _aiohttp_protocol(self) -> RequestHandler:
         try:
             return JsonErrorHandler(self, loop=self._loop, **self._kwargs)
         except Exception:  # noqa: BLE001 - aiohttp's internals moved (private names): its own handler, plain-text errors
             return super().__call__()
 
+    def pre_shutdown(self) -> None:
+        self.front.pre_shutdown()
+        super().pre_shutdown()
+
+    async def shutdown(self, timeout: float | None = None) -> None:
+        await asyncio.gather(self.front.shutdown(timeout), super().shutdown(timeout))
+
 
 def install(app: web.Application) -> None:
-    """Answer ``app``'s protocol-level errors in the gateway's shape (module docstring)."""
+    """Serve ``app`` through the gateway's front, and answer aiohttp's protocol-level
+    errors in the gateway's shape (module docstring)."""
     make = getattr(app, "_make_handler", None)
     if make is None:
         return
@@ -98,7 +130,7 @@ def install(app: web.Application) -> None:
     def make_handler(*args: Any, **kwargs: Any) -> Server:
         server = make(*args, **kwargs)
         if type(server) is Server:
-            server.__class__ = _JsonErrorServer
+            server.__class__ = GatewayServer
             server.gateway_app = app  # type: ignore[attr-defined]  # the access log its handlers write to
         return server
 
