@@ -3,11 +3,9 @@ freed as soon as the run ends; a cycle (a call's hooks holding a method bound to
 the call, say) leaves them all to the cycle collector, whose passes cost a
 served ``select *`` a tenth of its CPU under load (issue 18)."""
 
-import gc
-
 import pytest
 
-from tests.conftest import Reply, run
+from tests.conftest import Reply, cyclic_garbage, run
 
 TABLES = {
     "t.ql": (
@@ -34,16 +32,4 @@ def answers(upstream):
 async def test_a_run_leaves_no_cycles_for_the_collector(answers, engine_for, script):
     engine = engine_for(TABLES)
     await run(engine, script)  # first runs warm caches (compiled scripts, pools)
-    gc.collect()
-    gc.disable()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        for _ in range(5):
-            await run(engine, script)
-        gc.collect()
-        left = [type(o).__qualname__ for o in gc.garbage]
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
-    assert left == []
+    assert await cyclic_garbage(lambda: run(engine, script)) == []

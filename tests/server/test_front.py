@@ -5,13 +5,12 @@ to aiohttp on the same connection, and holds the limits aiohttp held."""
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 
 import pytest
 
 from qlgate.server import front
-from tests.conftest import served_server
+from tests.conftest import cyclic_garbage, served_server
 
 TABLES = {"items.ql": "create table items on select get from '{config.base}/items?q={q}' resultset 'items'"}
 ROUTES = {"items.ql": "return select id from items where q = '{q}' via route '/items?q={q}' using method get;"}
@@ -188,18 +187,10 @@ async def test_a_served_request_leaves_no_cycles_for_the_collector(gateway):
     for _ in range(3):  # warm: the script compiled, the pools open
         writer.write(get(b"/q?s=" + SCRIPT))
         await read_answer(reader)
-    gc.collect()
-    gc.disable()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
-        for _ in range(5):
-            writer.write(get(b"/q?s=" + SCRIPT))
-            await read_answer(reader)
-        gc.collect()
-        left = [type(o).__qualname__ for o in gc.garbage]
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
+
+    async def one() -> None:
+        writer.write(get(b"/q?s=" + SCRIPT))
+        await read_answer(reader)
+
+    assert await cyclic_garbage(one) == []
     writer.close()
-    assert left == []
