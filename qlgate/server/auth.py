@@ -227,8 +227,7 @@ class Gatekeeper:
                 f"this gateway has no gateway.auth, so it answers loopback clients only, and this "
                 f"request came through a proxy ({forwarded}): configure gateway.auth behind one"
             )
-        host = _host_name(request.host or "")
-        if not (host == "localhost" or host.endswith(".localhost") or _loopback_address(host)):
+        if not _loopback_host_header(request.host or ""):
             raise NotAllowed(
                 f"this gateway has no gateway.auth, so it answers only requests for a loopback "
                 f"host name, not '{(request.host or '')[:100]}'"
@@ -255,6 +254,13 @@ def _host_name(host: str) -> str:
     not a plain host and optional port (``127.0.0.1:1@evil.example``)."""
     match = _HOST.match(host.strip())
     return match.group(1).strip("[]").lower() if match else ""
+
+
+@lru_cache(maxsize=1024)  # per request, and clients name few hosts
+def _loopback_host_header(value: str) -> bool:
+    """Does a Host header name this machine (``localhost``, ``x.localhost``, a loopback address)?"""
+    host = _host_name(value)
+    return host == "localhost" or host.endswith(".localhost") or _loopback_address(host)
 
 
 @lru_cache(maxsize=1024)  # per request, and clients come from few addresses
