@@ -37,6 +37,7 @@ from qlgate.engine.engine import Engine  # noqa: E402
 from qlgate.engine.planner import compile_script  # noqa: E402
 from qlgate.http.client import HttpClient, HttpRequest  # noqa: E402
 from qlgate.lang.parser import parse  # noqa: E402
+from qlgate.server.startup import settle_heap  # noqa: E402
 from qlgate.tables.request import DEFAULT_ACCEPT  # noqa: E402
 
 TABLES = """
@@ -239,13 +240,16 @@ async def main() -> None:
         tables.mkdir(exist_ok=True)
         (tables / "bench.ql").write_text(TABLES)
         async with Engine(tables=tables, config={"base": base}) as engine:
+            settle_heap()  # as ``qlgate serve`` does once a process has loaded (the engine runs there)
             await bench_overhead(base, engine)
             await bench_cpu_per_request(base, engine)
             await bench_fan_out(base, engine)
             await bench_parallel(engine)
         async with Engine(tables=tables, config={"base": base, "maxNestedRequests": 100}) as engine:
+            settle_heap()
             await bench_fan_out(base, engine)
         async with Engine(tables=tables, config={"base": base, "maxNestedRequests": 1000}) as engine:
+            settle_heap()
             await bench_thousand(engine)
     finally:
         upstream.terminate()
@@ -253,7 +257,9 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    print("command: python bench/engine_bench.py")
+    print(
+        "command: python bench/engine_bench.py   (the heap settled as in qlgate serve: gc.freeze, gen-0 threshold 7000)"
+    )
     bench_compile()
     from qlgate.loop import run
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
@@ -22,52 +21,95 @@ T = TypeVar("T")
 class SingleFlight(Generic[T]):
     def __init__(self, copier: Callable[[T], T]):
         self._copier = copier
-        self._tasks: dict[object, asyncio.Task[T]] = {}
-        self._waiters: dict[asyncio.Task[T], int] = {}
+        self._flights: dict[object, _Flight] = {}
 
     def __len__(self) -> int:
-        return len(self._tasks)
+        return sum(1 for flight in self._flights.values() if not flight.task.done())
 
     def __contains__(self, key: object) -> bool:
-        return key in self._tasks
+        flight = self._flights.get(key)
+        return flight is not None and not flight.task.done()
 
     async def run(self, key: object, fetch: Callable[[], Awaitable[T]]) -> tuple[T, bool]:
         """The answer of ``fetch`` — this caller's or one already in flight for ``key`` —
         and whether it was shared (True: another caller started the call)."""
-        task = self._tasks.get(key)
-        shared = task is not None
-        if task is None:
-            task = asyncio.ensure_future(fetch())
-            self._tasks[key] = task
-            task.add_done_callback(functools.partial(self._forget, key))
-        self._waiters[task] = self._waiters.get(task, 0) + 1
+        flight = self._flights.get(key)
+        shared = flight is not None and not flight.task.done()
+        loop = asyncio.get_running_loop()
+        if not shared:
+            flight = self._flights[key] = _Flight()
+            flight.task = loop.create_task(self._lead(key, flight, fetch))
+        assert flight is not None
+        # each waiter awaits a future of its own, which the call resolves as it ends: a
+        # waiter cancelled cancels only its own (what ``asyncio.shield`` did, without the
+        # shield's future, callbacks and extra turn of the loop per call)
+        waiter: asyncio.Future[T] = loop.create_future()
+        flight.waiting.append(waiter)
+        flight.count += 1
         try:
-            result = await asyncio.shield(task)
+            result = await waiter
         except asyncio.CancelledError:
-            if task.cancelled() and not _current_cancelling():
+            if flight.cancelled and not _current_cancelling():
                 raise RuntimeError("the shared upstream call was cancelled") from None
-            if self._waiters.get(task) == 1 and not task.done():
-                task.cancel()  # nobody waits for it any more
-                if self._tasks.get(key) is task:
-                    del self._tasks[key]  # a caller that comes now starts a call of its own
+            if not waiter.cancelled() and waiter.done():
+                waiter.exception()  # resolved as this waiter was cancelled: retrieved, no warning
+            if flight.count == 1 and not flight.task.done():
+                flight.task.cancel()  # nobody waits for it any more
+                if self._flights.get(key) is flight:
+                    del self._flights[key]  # a caller that comes now starts a call of its own
             raise
         except Exception as e:  # noqa: BLE001 - every waiter re-raises its own copy of whatever the call raised
             raise _copy_error(e) from None
         finally:
-            left = self._waiters.get(task, 1) - 1
-            if left:
-                self._waiters[task] = left
-            else:
-                self._waiters.pop(task, None)
+            flight.count -= 1
+            left = flight.count
         # the last waiter to resume may keep the original: every other one took its copy
-        # already, and the call, done, is no longer found by a newcomer (``_forget``)
+        # already, and the call, done, is no longer found by a newcomer
         return (self._copier(result) if left else result), shared
 
-    def _forget(self, key: object, task: asyncio.Task[T]) -> None:
-        if self._tasks.get(key) is task:
-            del self._tasks[key]
-        if not task.cancelled():
-            task.exception()  # retrieved: no "never retrieved" warning when nobody waited
+    async def _lead(self, key: object, flight: _Flight, fetch: Callable[[], Awaitable[T]]) -> None:
+        """The call, as a task of its own: it hands its outcome to each waiter itself."""
+        try:
+            result = await fetch()
+        except asyncio.CancelledError:
+            flight.cancelled = True
+            self._end(key, flight, None, asyncio.CancelledError())
+            del flight  # the traceback keeps this frame: no cycle through it
+            raise
+        except BaseException as e:  # every waiter gets it (the task itself ends without an error to retrieve)
+            self._end(key, flight, None, e)
+            del flight
+            if not isinstance(e, Exception):
+                raise
+        else:
+            self._end(key, flight, result, None)
+
+    def _end(self, key: object, flight: _Flight, result: T | None, error: BaseException | None) -> None:
+        if self._flights.get(key) is flight:
+            del self._flights[key]
+        waiting, flight.waiting = flight.waiting, []
+        for waiter in waiting:
+            if waiter.done():
+                continue  # its waiter gave up
+            if isinstance(error, asyncio.CancelledError):
+                waiter.cancel()
+            elif error is not None:
+                waiter.set_exception(error)
+            else:
+                waiter.set_result(result)
+
+
+class _Flight:
+    """One call in flight: its task, the futures of those waiting for it and how many
+    of them have not resumed yet."""
+
+    __slots__ = ("cancelled", "count", "task", "waiting")
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[None]
+        self.waiting: list[asyncio.Future] = []
+        self.count = 0
+        self.cancelled = False
 
 
 def _current_cancelling() -> bool:

@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .entry import Entry, copy_response
@@ -95,8 +96,9 @@ class ResponseCache:
                 if now < fresh_until + self.settings.stale_while_revalidate:
                     self._refresh(plan, send)
                     return entry.response(), "stale"
+        # a partial, not a lambda: no closure cells made on every call of this method
         (response, source), shared = await self.flight.run(
-            (plan.key, plan.occurrence), lambda: self._fetch(plan, send, caching)
+            (plan.key, plan.occurrence), partial(self._fetch, plan, send, caching)
         )
         return response, "coalesced" if shared and source == "sent" else source
 
@@ -163,7 +165,7 @@ class ResponseCache:
         if (plan.key, plan.occurrence) in self.flight:
             return
         task = asyncio.ensure_future(
-            self.flight.run((plan.key, plan.occurrence), lambda: self._fetch(plan, send, True))
+            self.flight.run((plan.key, plan.occurrence), partial(self._fetch, plan, send, True))
         )
         self._refreshing.add(task)
         task.add_done_callback(self._refreshed)

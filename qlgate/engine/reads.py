@@ -30,8 +30,7 @@ async def select(run: RunContext, stmt: ast.Select) -> Any:
     per_request = None
     if stmt.columns is not None and not udfs and not has_udf_columns:
         # projected as each answer arrives: the whole answer is never held twice
-        shape = relational.projector(stmt.columns, source.alias)
-        per_request = lambda rs: relational.project(rs, stmt.columns, shape=shape)  # noqa: E731
+        per_request = relational.answer_projector(stmt.columns, source.alias)
     value = await TableCall(
         run,
         table,

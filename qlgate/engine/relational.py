@@ -85,6 +85,24 @@ def project(
     return [shape(row) for row in as_rows(value)]
 
 
+def answer_projector(columns: Sequence[ast.Column], alias: str | None = None) -> Callable[[Any], Any]:
+    """``project`` of one answer with these columns, prepared once for all the answers
+    of a statement. ``select id`` (the commonest) reads each row in one comprehension,
+    not through a function call per row."""
+    shape = projector(columns, alias)
+    path = strip_alias(columns[0].path, alias) if len(columns) == 1 and columns[0].path else None
+    if path is None or columns[0].alias is not None or path.keys is None or len(path.keys) != 1:
+        return lambda value: project(value, columns, shape=shape)
+    key = path.keys[0]
+
+    def by_key(value: Any) -> Any:
+        if value is MISSING or (isinstance(value, list) and not value):
+            return value
+        return [row.get(key, MISSING) if type(row) is dict else evaluate(path, row) for row in as_rows(value)]
+
+    return by_key
+
+
 def slice_rows(rows: list[Any], limit: int | None, offset: int | None) -> list[Any]:
     start = offset or 0
     if limit is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -210,7 +210,7 @@ class Run:
     def interpolate(self, template: Template) -> Any:
         return self.budget.interpolate(template, self.lookup)
 
-    async def send(
+    def send(
         self,
         request: HttpRequest,
         *,
@@ -219,8 +219,9 @@ class Run:
         occurrence: int = 0,
         plan: CachePlan | None = None,
         delays: Delays = NO_DELAYS,
-    ) -> HttpResponse:
-        return await self.sender.send(
+    ) -> Coroutine[Any, Any, HttpResponse]:
+        """The sender's coroutine itself, not one more wrapped around it (once per call)."""
+        return self.sender.send(
             request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, delays=delays
         )
 

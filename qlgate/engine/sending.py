@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 
 from ..cache.keys import IDEMPOTENT
 from ..cache.responses import CachePlan, ResponseCache
@@ -66,7 +67,7 @@ class Sender:
         self.patient = patient  # a job's run: its calls wait for limits as long as the run may last
         # (table, URL) → the API types a call counts against, when not its table's (a caller's own table)
         self.limit_types = limit_types
-        self._inflight: dict[tuple, asyncio.Future] = {}
+        self._inflight: dict[str | tuple, asyncio.Future] = {}
 
     async def send(
         self,
@@ -82,8 +83,10 @@ class Sender:
         and a GET or HEAD with a ``plan`` goes through the engine's response cache."""
         if not coalesce:
             return await self._send_recorded(request, table, delays)
+        key: str | tuple
         if plan is not None and plan.key.startswith("r:"):
-            key: tuple = (plan.key, occurrence)  # what is sent, hashed already: no second key to build
+            # what is sent, hashed already: no second key to build (nor a tuple, for the first)
+            key = (plan.key, occurrence) if occurrence else plan.key
         else:
             key = (request.method, request.url, tuple(sorted(request.headers.items())), request.body, occurrence)
         future = self._inflight.get(key)
@@ -120,7 +123,9 @@ class Sender:
                 raise UpstreamUnavailable(f"cannot reach {request.url}: invalid URL ({e})", uri=request.url) from None
         diagnostics = self.diagnostics
         started = time.perf_counter()
-        response, source = await cache.fetch(plan, request.method, lambda: self._send_recorded(request, table, delays))
+        # a partial, not a lambda: no closure cells made on every call of this method
+        send = partial(self._send_recorded, request, table, delays)
+        response, source = await cache.fetch(plan, request.method, send)
         if source == "sent":
             return response
         if check is not None:
@@ -144,8 +149,14 @@ class Sender:
     async def _send_recorded(self, request: HttpRequest, table: str, delays: Delays = NO_DELAYS) -> HttpResponse:
         if self.upstream_check is not None:
             request.check_url = self.upstream_check
-        waited = await self._back_off(request, table, delays)
-        response = await self._limited_call(request, table, waited, "backoff" if waited else None)
+        waited = self._back_off_wait(request, table, delays)
+        if waited:
+            await asyncio.sleep(waited)
+        wait = "backoff" if waited else None
+        if self.limits is None and self.call_gate is None:  # nothing to wait for: most runs
+            response = await self._call(request, table, waited, wait)
+        else:
+            response = await self._limited_call(request, table, waited, wait)
         after = self._retry_after(request, response)
         if after is None:
             return response
@@ -194,9 +205,10 @@ class Sender:
             room = min(room, self.call_deadline)
         return room
 
-    async def _back_off(self, request: HttpRequest, table: str, delays: Delays) -> float:
-        """Wait out the table's back-off, if it is backing off; refuse the call at once
-        if that would take longer than it may wait. The seconds waited."""
+    def _back_off_wait(self, request: HttpRequest, table: str, delays: Delays) -> float:
+        """The seconds to wait out the table's back-off, if it is backing off (0: none,
+        decided without a coroutine); refuse the call at once if that would take longer
+        than it may wait."""
         board = self.backoff
         if board is None or (self.unboarded is not None and self.unboarded(table)):
             return 0.0
@@ -206,7 +218,6 @@ class Sender:
         room = self._room(request)
         if wait > room:
             raise board.refuse(table, wait, interval, room)
-        await asyncio.sleep(wait)
         return wait
 
     def _retry_after(self, request: HttpRequest, response: HttpResponse) -> float | None:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from itertools import chain
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ..cache.keys import IDEMPOTENT, PROCESS_KEY, caller_credentials, credential_stand_in, hook_key, request_key
+from ..cache.keys import IDEMPOTENT, PROCESS_KEY, StatementKeys, caller_credentials, credential_stand_in, hook_key
 from ..cache.responses import CachePlan
 from ..errors import FanOutLimit, QlError, UpstreamError, UpstreamThrottled
 from ..oauth.rejection import TokenRejected, token_rejected
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_ACCEPT", "TableCall"]  # DEFAULT_ACCEPT: re-exported for bench/engine_bench.py
 
+_NO_TOKENS: Mapping[str, str] = MappingProxyType({})  # the credential tokens of a read without ``using auth``
+
 
 class TableCall:
     def __init__(
@@ -53,7 +56,6 @@ class TableCall:
     ):
         mapping = mapping_for(table, kind)
         self.run, self.table, self.mapping, self.kind = run, table, mapping, kind
-        self._literal_headers: list[str] | None = None  # headers the table writes literally (``_cache_plan``)
         self.params = call_params(mapping, params, limit=limit, offset=offset)
         self.project = project
         settings = run.settings
@@ -86,12 +88,17 @@ class TableCall:
         self.mask_echoes = bool(run.trust.is_caller and secrets.values and mapping.may_echo_secret(secrets))
         # an OAuth2 access token is never the script's to read, whoever wrote the script
         self.mask_echoes = self.mask_echoes or mapping.credential is not None
-        self._occurrences: dict[tuple, int] = {}
+        self._occurrences: dict[str | tuple[str, bytes], int] = {}
         self._window: SendWindow | None = None  # bounds requests in flight, not local work
         tuning = getattr(statement, "tuning", None)
         delays = Delays(getattr(tuning, "min_delay", None), getattr(tuning, "max_delay", None))
         # the statement's minDelay/maxDelay for its table's back-off, passed only when it gives them
         self._delays: dict[str, Delays] = {"delays": delays} if delays.given else {}
+        # the cache's part, the same for every call of the statement (``_cache_plan``)
+        self._keys = StatementKeys(request_id_header=settings.request_id_header, request_id=run.request_id)
+        self._literal_headers: list[str] | None = None  # headers the table writes literally
+        self._expires_s = self._expires()
+        self._keyed_by_hook = self._expires_s is not None and self.hooks.has("compute_key")
 
     def _view(self) -> ParamView:
         run = self.run
@@ -182,14 +189,24 @@ class TableCall:
     async def _send(self, request: HttpRequest, view: ParamView) -> HttpResponse:
         occurrence = self._occurrence(request)
         coalesce = self.kind == "select"
-        plan = await self._cache_plan(request, view, occurrence) if coalesce else None
+        plan: CachePlan | None = None
+        if coalesce and request.method.upper() in IDEMPOTENT:
+            if self._keyed_by_hook:
+                plan = await self._hook_plan(request, view, occurrence)
+            else:
+                plan = self._cache_plan(request, occurrence)
         send, window, table = self.run.send, self._window, self.table.name
         delays = self._delays
         if window is None:
             return await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, **delays)
-        async with window:
+        if not window.enter_now():
+            await window.enter()
+        try:
             response = await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, **delays)
-        await window.sends_first()
+        finally:
+            window.release()
+        if window.behind:
+            await window.sends_first()
         return response
 
     def _expires(self) -> int | None:
@@ -199,47 +216,65 @@ class TableCall:
         seconds = own if own is not None else self.mapping.expires
         return seconds or None
 
-    async def _cache_plan(self, request: HttpRequest, view: ParamView, occurrence: int) -> CachePlan | None:
-        """What the engine's cache may do for a read: its key (what is sent, hashed; a
-        ``using auth`` token as its credential's unforgeable stand-in; or the key
-        ``compute_key`` chose), how long its answer keeps, and whether it may be stored."""
-        if request.method.upper() not in IDEMPOTENT:
-            return None
-        run, hooks, table = self.run, self.hooks, self.table
-        expires = self._expires()
-        used = hooks.credentials_used
-        tokens = {self._stand_in(name): run.credentials.current(name) or "" for name in used} if used else {}
+    def _credential_tokens(self) -> Mapping[str, str]:
+        """Each ``using auth`` credential's stand-in → its current token, for the key."""
+        used, run = self.hooks.credentials_used, self.run
+        return {self._stand_in(name): run.credentials.current(name) or "" for name in used} if used else _NO_TOKENS
+
+    async def _hook_plan(self, request: HttpRequest, view: ParamView, occurrence: int) -> CachePlan:
+        """The plan of a read whose table's ``compute_key`` hook chooses its key."""
+        run, table = self.run, self.table
         rid_header = run.settings.request_id_header
-        key = request_key(request, request_id_header=rid_header, request_id=run.request_id, credential_tokens=tokens)
+        key = self._keys.key(request, self._credential_tokens())
+        chosen = await self.hooks.call(
+            "compute_key",
+            view,
+            uri=request.url,
+            method=request.method,
+            headers=dict(request.headers),
+            body=request.body.decode("utf-8", "replace") if request.body is not None else None,
+            request_id_header=rid_header,
+        )
         mask = run.secrets.mask
-        if expires is not None and hooks.has("compute_key"):
-            chosen = await hooks.call(
-                "compute_key",
-                view,
-                uri=request.url,
-                method=request.method,
-                headers=dict(request.headers),
-                body=request.body.decode("utf-8", "replace") if request.body is not None else None,
-                request_id_header=rid_header,
-            )
-            if chosen is None:
-                return CachePlan(key, None, occurrence=occurrence, mask=mask)  # the hook says: not this one
-            # the table chose its key, and with it what separates callers: it may be stored
-            chosen_key = hook_key(
-                chosen, table=table.name, method=request.method, url=request.url, by_caller=table.by_caller
-            )
-            return CachePlan(chosen_key, expires, occurrence=occurrence, mask=mask, keep=self.mapping.expires or None)
-        # a header written literally is the deployer's, in a deployer's table only: a
-        # caller's inline table writes what it likes
-        literal = self._literal_headers
-        if literal is None:  # once per statement, not per call
-            literal = self._literal_headers = (
-                [] if table.by_caller else [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
-            )
-        deployer = chain(run.secrets.values, tokens.values())  # read only when a name looks like a credential
-        storable = not caller_credentials(request, deployer_values=deployer, literal_headers=literal)
+        if chosen is None:  # the hook says: not this one
+            return CachePlan(key, None, occurrence=occurrence, mask=mask)
+        # the table chose its key, and with it what separates callers: it may be stored
+        chosen_key = hook_key(
+            chosen, table=table.name, method=request.method, url=request.url, by_caller=table.by_caller
+        )
         return CachePlan(
-            key, expires, storable=storable, occurrence=occurrence, mask=mask, keep=self.mapping.expires or None
+            chosen_key, self._expires_s, occurrence=occurrence, mask=mask, keep=self.mapping.expires or None
+        )
+
+    def _cache_plan(self, request: HttpRequest, occurrence: int) -> CachePlan:
+        """What the engine's cache may do for a read: its key (what is sent, hashed; a
+        ``using auth`` token as its credential's unforgeable stand-in), how long its
+        answer keeps, and whether it may be stored. What is the same for every call of
+        the statement (the headers' part of the key, the literal headers) is worked out
+        once (``StatementKeys``)."""
+        run = self.run
+        tokens = self._credential_tokens()
+        key, may_carry = self._keys.keyed(request, tokens)
+        storable = True
+        if may_carry:
+            # a header written literally is the deployer's, in a deployer's table only: a
+            # caller's inline table writes what it likes
+            literal = self._literal_headers
+            if literal is None:  # once per statement, not per call
+                literal = self._literal_headers = (
+                    []
+                    if self.table.by_caller
+                    else [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
+                )
+            deployer = chain(run.secrets.values, tokens.values())  # read only when a name looks like a credential
+            storable = not caller_credentials(request, deployer_values=deployer, literal_headers=literal)
+        return CachePlan(
+            key,
+            self._expires_s,
+            storable=storable,
+            occurrence=occurrence,
+            mask=run.secrets.mask,
+            keep=self.mapping.expires or None,
         )
 
     def _stand_in(self, name: str) -> str:
@@ -286,7 +321,7 @@ class TableCall:
     def _occurrence(self, request: HttpRequest) -> int:
         """Identical reads of different statements share one call; a statement that
         itself asks for the same request n times (a patch's scatter) gets n calls."""
-        key = (request.url, request.body)
+        key = request.url if request.body is None else (request.url, request.body)  # a str: no tuple per read
         occurrence = self._occurrences.get(key, 0)
         self._occurrences[key] = occurrence + 1
         return occurrence

@@ -22,11 +22,18 @@ class SendWindow:
         self._free = size
         self._queue: deque[asyncio.Future] = deque()  # requests waiting for a slot
         self._handed = 0  # slots handed to a waiting request that has not resumed yet
-        self._caught_up: asyncio.Future | None = None
+        self._catching_up: list[asyncio.Future] = []  # decoders waiting in ``sends_first``
 
-    async def __aenter__(self) -> None:
+    def enter_now(self) -> bool:
+        """Take a slot if one is free at once (no coroutine for the common case)."""
         if self._free and not self._queue:
             self._free -= 1
+            return True
+        return False
+
+    async def enter(self) -> None:
+        """Wait for a slot (``enter_now`` found none)."""
+        if self.enter_now():
             return
         slot = asyncio.get_running_loop().create_future()
         self._queue.append(slot)
@@ -44,15 +51,30 @@ class SendWindow:
         self._handed -= 1
         self._note_handed()
 
+    def release(self) -> None:
+        """Give the slot back: to the request waiting longest, else to the window."""
+        self._release()
+
+    @property
+    def behind(self) -> bool:
+        """Has a freed slot not yet carried its request out (``sends_first`` would wait)?"""
+        return bool(self._handed)
+
+    async def __aenter__(self) -> None:
+        if not self.enter_now():
+            await self.enter()
+
     async def __aexit__(self, *exc: object) -> None:
         self._release()
 
     async def sends_first(self) -> None:
         """Return once no freed slot is still waiting for its request to go out."""
         while self._handed:
-            if self._caught_up is None:
-                self._caught_up = asyncio.get_running_loop().create_future()
-            await asyncio.shield(self._caught_up)
+            # a future of its own (not a shield over a shared one): one cancelled waiter
+            # cancels only itself
+            waiter = asyncio.get_running_loop().create_future()
+            self._catching_up.append(waiter)
+            await waiter
 
     def _release(self) -> None:
         while self._queue:
@@ -66,6 +88,8 @@ class SendWindow:
     def _note_handed(self) -> None:
         # the resumed request sends before it next yields, so by the time the
         # decoders woken here run, its request is on the wire
-        if self._handed == 0 and self._caught_up is not None:
-            self._caught_up.set_result(None)
-            self._caught_up = None
+        if self._handed == 0 and self._catching_up:
+            waiting, self._catching_up = self._catching_up, []
+            for waiter in waiting:
+                if not waiter.done():
+                    waiter.set_result(None)

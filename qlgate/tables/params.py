@@ -57,20 +57,15 @@ class ParamView:
         self._resolved: dict[str, Any] = {}
 
     def fork(self, binding: Mapping[str, Any]) -> ParamView:
-        """A view for one request of a fan-out: own private layer, own binding."""
-        view = ParamView(
-            statement=self.statement,
-            variables=self.variables,
-            query=self.query,
-            headers=self.headers,
-            connection=self.connection,
-            defaults=self._defaults,
-            resolve_default=self._resolve_default,
-            config=self.config,
-            private=dict(self.private),
-            binding={**self.binding, **binding},
-        )
-        view._resolved = self._resolved
+        """A view for one request of a fan-out: own private layer, own binding; the
+        other layers as they are (copied over, not through ``__init__``: once per request)."""
+        view = ParamView.__new__(ParamView)
+        view.private = dict(self.private)
+        view.binding = {**self.binding, **binding}
+        view.statement, view.variables = self.statement, self.variables
+        view.query, view.headers, view.connection = self.query, self.headers, self.connection
+        view._defaults, view._resolve_default = self._defaults, self._resolve_default
+        view.config, view._resolved = self.config, self._resolved
         return view
 
     def _layers(self) -> tuple[Mapping[str, Any], ...]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping as MappingType
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
@@ -115,6 +116,16 @@ class RequestBuilder:
         self.mapping: Mapping = hooks.mapping
         self.kind, self.params, self.timeout_ms = kind, params, timeout_ms
         self.outgoing, self.opaque = outgoing, opaque
+        # the headers, when the mapping writes them all literally: the same for every request
+        # of the call (a fan-out's), so filled once (``headers``)
+        mapping = self.mapping
+        self._fixed_headers: dict[str, str] | None = None
+        self._literal_only = all(not n.tokens and not v.tokens for n, v in mapping.headers)
+        # no hooks, no authentication, no body: ``build`` has nothing to do but fill the headers
+        self._plain = (
+            hooks.patch is None and not mapping.sends_body and mapping.auth is None and mapping.credential is None
+        )
+        self._retry = kind == "select"
 
     async def validate(self, view: ParamView) -> None:
         """``validate_param`` (§11.3) for every parameter the call has a value for."""
@@ -184,8 +195,12 @@ class RequestBuilder:
 
     async def build(self, uri_text: str, view: ParamView) -> HttpRequest:
         """One request: authentication, headers, body, each open to its hooks."""
-        draft = _Draft(MutableURI(uri_text), view)
         mapping, hooks, name = self.mapping, self.hooks, self.table.name
+        if self._plain:  # its URI and headers, nothing a hook could change: most of a fan-out's requests
+            return _request_type()(
+                mapping.method, uri_text, self.headers(view), None, self.timeout_ms, retry=self._retry
+            )
+        draft = _Draft(MutableURI(uri_text), view)
         if mapping.auth is not None and not await hooks.authenticate(view):
             raise AuthRejected(f"authentication for {name} was refused")
         draft.headers = self.headers(view)
@@ -208,14 +223,19 @@ class RequestBuilder:
             except UnicodeEncodeError as e:
                 raise not_unicode(name, "request body", e) from None
             draft.headers.setdefault("content-type", draft.body_type or "application/octet-stream")
-        from ..http.client import HttpRequest  # imported by the first call, not with the engine
-
-        return HttpRequest(
-            mapping.method, str(draft.uri), draft.headers, data, self.timeout_ms, retry=self.kind == "select"
-        )
+        return _request_type()(mapping.method, str(draft.uri), draft.headers, data, self.timeout_ms, retry=self._retry)
 
     def headers(self, view: ParamView) -> dict[str, str]:
-        """The gateway's own headers, then the mapping's (``using headers``), filled."""
+        """The gateway's own headers, then the mapping's (``using headers``), filled: a
+        dict of the request's own (hooks change it). Without a token to fill, they are
+        the same for every request of the call, and filled once."""
+        if not self._literal_only:
+            return self._filled_headers(view)
+        if self._fixed_headers is None:
+            self._fixed_headers = self._filled_headers(view)
+        return dict(self._fixed_headers)
+
+    def _filled_headers(self, view: ParamView) -> dict[str, str]:
         table, outgoing = self.table, self.outgoing
         headers = {
             "user-agent": f"qlgate/{__version__}",
@@ -288,6 +308,15 @@ class RequestBuilder:
             content = opaque if isinstance(opaque, str) else json.dumps(opaque, ensure_ascii=False)
             body_type = body_type or _sniff_type(content)
         draft.body, draft.body_type = content, body_type
+
+
+@cache
+def _request_type() -> type[HttpRequest]:
+    """``HttpRequest``, imported by the first call, not with the engine; once (an import
+    statement per request costs half a microsecond)."""
+    from ..http.client import HttpRequest
+
+    return HttpRequest
 
 
 def check_headers(headers: dict[str, str], table: str) -> None:

@@ -12,6 +12,8 @@ caller's script.
 from __future__ import annotations
 
 import re
+from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..config import Secrets
@@ -33,9 +35,7 @@ async def read_answer(
     """The result set of one answer, or a typed error: ``UpstreamError`` for a status
     outside 2xx, ``TransformError`` for a body that cannot be read as its type.
     ``mask_echoes``: mask secrets inside the answer itself (a caller's script reads it)."""
-    # the codecs (lxml among them) are imported by the first answer, not with the engine
-    from ..http.codecs import CharsetError, TransformFailure, decode_text, parse_media_type, transform
-
+    codecs = _codecs()
     mapping, name = hooks.mapping, hooks.table.name
     has_patch = hooks.patch is not None  # most tables have no patch: one test for all five hooks
     headers = response.headers
@@ -50,12 +50,12 @@ async def read_answer(
             content_type = parsed.get("type") or content_type
         elif isinstance(parsed, str):
             text = parsed
-    essence, mparams = parse_media_type(content_type)
+    essence, mparams = codecs.parse_media_type(content_type)
     failure: TransformFailure | None = None
     if text is None:
         try:
-            text = decode_text(response.body, mparams.get("charset"))
-        except CharsetError as e:  # as for a failed transformation, the status still decides (§10.7)
+            text = codecs.decode_text(response.body, mparams.get("charset"))
+        except codecs.CharsetError as e:  # as for a failed transformation, the status still decides (§10.7)
             failure, text = e, response.body.decode("utf-8", errors="replace")
     if mask_echoes:
         # an upstream that echoes a credential a table sent must not hand it to a caller's
@@ -66,12 +66,12 @@ async def read_answer(
             "patch_media_type", view, uri=response.url, status=response.status, headers=headers, body=text
         )
         if isinstance(override, str) and override:
-            essence, mparams = parse_media_type(override)
+            essence, mparams = codecs.parse_media_type(override)
     body: Any = text
     if failure is None:
         try:
-            body = transform(text, essence, mparams)
-        except TransformFailure as e:
+            body = codecs.transform(text, essence, mparams)
+        except codecs.TransformFailure as e:
             failure = e
         else:
             if mask_echoes and _has_escapes(text):
@@ -83,8 +83,8 @@ async def read_answer(
         patched = await hooks.call("patch_status", view, uri=response.url, status=status, headers=headers, body=body)
         if isinstance(patched, int) and not isinstance(patched, bool):
             status = patched
-    masked_uri = secrets.mask(response.url)
     if not 200 <= status < 300:
+        masked_uri = secrets.mask(response.url)  # only an error names the URI: not masked per answer
         raise UpstreamError(
             f"{name}: upstream answered {status} for {mapping.method.upper()} {masked_uri}",
             status=status,
@@ -92,6 +92,7 @@ async def read_answer(
             body=secrets.mask_value(body),
         )
     if failure is not None:
+        masked_uri = secrets.mask(response.url)
         raise TransformError(
             f"{name}: cannot read the {essence} response of {masked_uri}: {failure}",
             uri=masked_uri,
@@ -104,6 +105,15 @@ async def read_answer(
     result = select_resultset(body, mapping.resultset)
     # one hit or several, the declared lists are arrays (``with arrays``, tables.shapes)
     return mapping.arrays.apply(result) if mapping.arrays else result
+
+
+@cache
+def _codecs() -> ModuleType:
+    """The codecs (lxml among them), imported by the first answer, not with the engine;
+    once (an import statement per answer costs half a microsecond)."""
+    from ..http import codecs
+
+    return codecs
 
 
 def _has_escapes(text: str) -> bool:

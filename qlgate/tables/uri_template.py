@@ -21,6 +21,8 @@ _UNRESERVED = "-_.!~*'()"
 
 
 def encode_component(text: str) -> str:
+    if text.isalnum() and text.isascii():
+        return text  # nothing to encode (ids, codes: most fan-out values), without quote's work
     return quote(text, safe=_UNRESERVED)
 
 
