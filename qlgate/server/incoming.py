@@ -67,8 +67,8 @@ class Incoming(MutableMapping[Any, Any]):
     @property
     def rel_url(self) -> URL:
         if self._url is None:
-            path, _, query = self.target.partition("?")
-            self._url = URL.build(path=path, query_string=query.partition("#")[0], encoded=True)
+            path, _, query = self.target.partition("#")[0].partition("?")
+            self._url = URL.build(path=path, query_string=query, encoded=True)
         return self._url
 
     @property

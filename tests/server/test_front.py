@@ -6,20 +6,31 @@ from __future__ import annotations
 
 import asyncio
 import json
+import select
+import socket
+import urllib.parse
 
 import pytest
 
 from qlgate.server import front
 from tests.conftest import cyclic_garbage, served_server
 
-TABLES = {"items.ql": "create table items on select get from '{config.base}/items?q={q}' resultset 'items'"}
-ROUTES = {"items.ql": "return select id from items where q = '{q}' via route '/items?q={q}' using method get;"}
+TABLES = {
+    "items.ql": "create table items on select get from '{config.base}/items?q={q}' resultset 'items'",
+    "big.ql": "create table big on select get from '{config.base}/big'",  # a 60 KB answer
+}
+ROUTES = {
+    "items.ql": "return select id from items where q = '{q}' via route '/items?q={q}' using method get;",
+    # a header whose value the caller chooses
+    "echo.ql": "return \"{order}\" via route '/echo?order={order}' using method get using headers 'X-Order' = '{order}';",
+}
 SCRIPT = b"select%20id%20from%20items%20where%20q%20%3D%20%22x%22"
 
 
 @pytest.fixture
 async def gateway(upstream, engine_for):
     upstream.reply("GET", "/items", json_body={"items": [{"id": "1"}, {"id": "2"}]})
+    upstream.reply("GET", "/big", json_body="x" * 60000)
     engine = engine_for(TABLES, config={"gateway": {"maxBodyBytes": 1000}}, routes=ROUTES)
     async with served_server(engine) as (server, _):
         yield server
@@ -180,6 +191,10 @@ async def test_a_slow_request_is_408_and_an_idle_connection_closes(gateway, monk
     writer.write(get(b"/q?s=return%201%3B"))
     assert (await read_answer(reader))[0] == 200
     assert await closes(reader)  # no second request within IDLE_TIMEOUT_S
+    monkeypatch.setattr(front, "IDLE_TIMEOUT_S", 60)  # the read timeout is its own, not the idle wait's
+    reader, writer = await connect(gateway)
+    writer.write(b"G")
+    assert (await asyncio.wait_for(read_answer(reader), 5))[0] == 408
 
 
 async def test_a_served_request_leaves_no_cycles_for_the_collector(gateway):
@@ -193,4 +208,126 @@ async def test_a_served_request_leaves_no_cycles_for_the_collector(gateway):
         await read_answer(reader)
 
     assert await cyclic_garbage(one) == []
+    writer.close()
+
+
+async def test_trailers_are_bounded_like_a_head(gateway):
+    """httptools gathers a trailer in memory: one that never ends is refused, not kept."""
+    answer = await asyncio.get_running_loop().run_in_executor(None, flood_a_trailer, gateway.port)
+    status_line, _, body = answer.partition(b"\r\n\r\n")
+    assert status_line.startswith(b"HTTP/1.1 400 ") and b"over the size limit" in body
+
+
+def flood_a_trailer(port: int) -> bytes:
+    """Send a chunked body whose trailer never ends, until an answer comes (at most
+    40 MiB, far past the bound: the head's, about 1.6 MB); what came back."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(b"POST /q HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n")
+        conn.sendall(b"9\r\nreturn 1;\r\n0\r\nX-T: ")
+        got = b""
+        for _ in range(40):
+            try:
+                conn.sendall(b"a" * (1 << 20))
+            except OSError:
+                break
+            ready, _, _ = select.select([conn], [], [], 0)
+            if ready:
+                break
+        try:
+            while chunk := conn.recv(65536):
+                got += chunk
+        except OSError:
+            pass
+        return got
+
+
+async def test_100_continue_waits_for_the_answers_before_it(gateway):
+    reader, writer = await connect(gateway)
+    writer.write(
+        get(b"/q?s=" + SCRIPT) + b"POST /q HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+        b"Content-Length: 9\r\nExpect: 100-continue\r\n\r\n"
+    )
+    assert json.loads((await read_answer(reader))[2]) == ["1", "2"]
+    assert await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5) == b"HTTP/1.1 100 Continue\r\n\r\n"
+    writer.write(b"return 2;")
+    assert (await read_answer(reader))[2] == b"2"
+    writer.close()
+
+
+async def test_a_closing_connection_delivers_its_last_answer_whole(gateway):
+    """The client has not read the answer yet and has sent more: closing straight away
+    would reset the connection and cut the answer short."""
+    script = 'return "' + "x" * 60000 + '";'
+    target = b"/q?s=" + urllib.parse.quote(script).encode()
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", gateway.port))
+    reader, writer = await asyncio.open_connection(sock=sock)
+    writer.write(get(target) + get(b"/health") + get(b"/q?s=return%201%3B") * 2000)
+    await asyncio.sleep(0.5)  # the gateway answers and closes while nothing is read
+    status, headers, body = await read_answer(reader)
+    assert (status, headers["connection"], len(body)) == (200, "close", 60002)
+
+
+async def test_pipelined_requests_wait_unread_once_16_wait_for_answers(gateway):
+    """A client that pipelines and does not read: the gateway stops parsing, not just
+    reading, once ``MAX_QUEUED`` requests wait for their answers (give or take the
+    requests of the last slice it parsed, ``FEED_BYTES``)."""
+    request = get(b"/q?s=select%20*%20from%20big")  # 60 KB answers: more than sockets hold unread
+    reader, writer = await connect(gateway)
+    writer.write(request * 1000)
+    await asyncio.sleep(0.5)
+    (connection,) = gateway.runner.server.front.connections
+    assert 0 < len(connection.queue) <= front.MAX_QUEUED + front.FEED_BYTES // len(request)
+    for _ in range(20):
+        assert len((await read_answer(reader))[2]) == 60002
+    writer.close()
+
+
+async def test_each_answer_has_its_own_requests_http_version(gateway):
+    reader, writer = await connect(gateway)
+    writer.write(
+        b"GET /q?s=return%201%3B HTTP/1.0\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n"
+        + get(b"/q?s=return%202%3B")
+    )
+    first = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+    assert first.startswith(b"HTTP/1.0 200") and b"Connection: keep-alive" in first
+    await reader.readexactly(1)
+    second = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+    assert second.startswith(b"HTTP/1.1 200") and b"Connection:" not in second
+    writer.close()
+
+
+async def test_a_control_character_never_reaches_an_answers_headers(gateway):
+    reader, writer = await connect(gateway)
+    writer.write(get(b"/echo?order=ab"))
+    assert (await read_answer(reader))[1]["x-order"] == "ab"
+    writer.write(get(b"/echo?order=a%00b"))
+    raw = await asyncio.wait_for(reader.read(), 5)  # answered, and the connection closed
+    assert raw.startswith(b"HTTP/1.1 500 ") and b"\x00" not in raw and b'"internal error"' in raw
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /q?s=return%201%3B HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n",
+        b"GET /q?s=return%201%3B HTTP/1.1\r\n\r\n",
+        get(b"/q?s=return%201%3B", b"Content-Type: text/plain", b"Content-Type: application/json"),
+    ],
+    ids=["two hosts", "no host", "two content types"],
+)
+async def test_a_missing_or_repeated_host_is_400(gateway, request_bytes):
+    reader, writer = await connect(gateway)
+    writer.write(request_bytes)
+    status, _, body = await read_answer(reader)
+    assert status == 400 and json.loads(body)["err"].startswith("the request is malformed: ")
+
+
+async def test_a_fragment_in_the_target_is_not_part_of_the_path(gateway):
+    reader, writer = await connect(gateway)
+    writer.write(get(b"/q?s=return%201%3B#top"))
+    assert (await read_answer(reader))[2] == b"1"
+    writer.write(get(b"/items#top?q=x"))  # the query is in the fragment: none
+    assert (await read_answer(reader))[0] == 400
     writer.close()
