@@ -195,6 +195,18 @@ class Secrets:
                 text = text.replace(form, MASK)
         return text
 
+    def mask_bytes(self, data: bytes) -> bytes:
+        """``mask`` of UTF-8 text as bytes (an answer's body), without decoding it when
+        no secret is set. A secret's UTF-8 form is found only where the secret is: UTF-8
+        never starts a character inside another one."""
+        if not self._forms:
+            return data
+        for form in self._forms:
+            encoded = form.encode("utf-8", "surrogatepass")
+            if encoded in data:
+                data = data.replace(encoded, MASK.encode())
+        return data
+
     def mask_value(self, value: Any) -> Any:
         if isinstance(value, str):
             return self.mask(value)

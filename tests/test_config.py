@@ -188,6 +188,15 @@ def test_mask_hides_a_secret_as_written_and_as_a_url_encodes_it():
     assert secrets.mask(text) == f"raw={MASK} path={MASK} form={MASK}"
 
 
+def test_mask_bytes_masks_an_answers_utf8_as_mask_masks_its_text():
+    secrets = Secrets({"s3/cr+t x", "pässwörd-9", "hunter22"})
+    text = 'raw=s3/cr+t x url=s3%2Fcr%2Bt%20x ü=pässwörd-9 json="hunter22" "pässwörd-99"'
+
+    assert secrets.mask_bytes(text.encode()) == secrets.mask(text).encode()
+    assert secrets.mask_bytes(text.encode()).count(MASK.encode()) == 5
+    assert Secrets().mask_bytes(b"untouched") == b"untouched"
+
+
 def test_mask_value_masks_strings_anywhere_in_json_keys_included():
     secrets = Secrets({"hunter22"})
 

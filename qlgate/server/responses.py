@@ -8,7 +8,7 @@ from aiohttp import web
 
 from .._version import __version__
 from ..config import Secrets
-from ..values import MISSING, dump_json
+from ..values import MISSING, dump_json_bytes
 
 # the ``type`` of an error answer that no QlError named (a 404 for a path, a 405, a bad body)
 ERROR_TYPES = {
@@ -47,10 +47,10 @@ def json_response(
     body gets the one error shape (``error_shape``), whoever wrote it."""
     if status >= 400 and isinstance(value, dict) and "err" in value:
         value = error_shape(value, status)
-    body = dump_json(value if value is not MISSING else None)
+    body = dump_json_bytes(value if value is not MISSING else None)
     if secrets is not None:
-        body = secrets.mask(body)
-    response = web.Response(text=body, status=status, content_type="application/json", headers=headers)
+        body = secrets.mask_bytes(body)
+    response = web.Response(body=body, status=status, content_type="application/json", charset="utf-8", headers=headers)
     response.headers["Server"] = f"qlgate/{__version__}"
     response.headers["X-Powered-By"] = f"qlgate/{__version__}"
     return response
