@@ -18,7 +18,8 @@ What the front holds to, as aiohttp did or better:
   other single-valued header twice; beyond those, or bytes that are not HTTP: 400
   in the error shape, one access-log line, and the connection closed;
 - a body over ``gateway.maxBodyBytes``: 413 (said as soon as the head declares
-  it), the connection closed without reading the rest;
+  it), the connection closed without reading the rest; an ``Expect`` other than
+  ``100-continue``: 417, likewise;
 - slow clients: a request must arrive whole within ``READ_TIMEOUT_S`` of its first
   byte (408 otherwise), and an idle keep-alive connection closes after
   ``IDLE_TIMEOUT_S``; a client that does not read its answers is not sent more,
@@ -185,6 +186,7 @@ class FrontProtocol(asyncio.Protocol):
         self.incoming: Incoming | None = None
         self.version = "1.1"
         self.expect_continue = False  # a 100 Continue is owed once the answers before it are out
+        self.refusal: Handler = _too_large  # the answer to a request refused from its head
         # what stops reading: "aiohttp" (hand over once answered), "close", "malformed", "refuse"
         self.halted: str | None = None
         self.problem = ""
@@ -327,8 +329,13 @@ class FrontProtocol(asyncio.Protocol):
             incoming.endpoint = "/{tail}"
         self.incoming = incoming
         if declared > front.policy.max_body_bytes:
+            self.refusal = _too_large
             self._halt("refuse", "")  # answered at once; the body is not read
-        if headers.get("Expect", "").lower() == "100-continue" and self.version == "1.1":
+        expect = headers.get("Expect")
+        if expect is not None and self.version == "1.1":
+            if expect.lower() != "100-continue":
+                self.refusal = _expectation_failed
+                self._halt("refuse", "")  # 417: the one expectation HTTP defines is 100-continue
             self.expect_continue = True
             self._continue()
 
@@ -336,6 +343,7 @@ class FrontProtocol(asyncio.Protocol):
         self.expect_continue = False  # it sent its body without waiting
         self.body += body
         if len(self.body) > self.front.policy.max_body_bytes:
+            self.refusal = _too_large
             self._halt("refuse", "")
 
     def on_message_complete(self) -> None:
@@ -437,7 +445,7 @@ class FrontProtocol(asyncio.Protocol):
         self.backlog = None
         if self.halted == "refuse" and self.incoming is not None:
             incoming, self.incoming = self.incoming, None
-            self._enqueue(_Queued(incoming, False, self.version, _too_large))
+            self._enqueue(_Queued(incoming, False, self.version, self.refusal))
             return
         if self.serving is not None or self.queue:
             return  # _answer_queue comes back here when it is done
@@ -578,6 +586,12 @@ async def _too_large(request: Any) -> web.StreamResponse:
     """The handler of a request whose body is over ``gateway.maxBodyBytes``: the
     middleware answers it as it answers aiohttp's own 413."""
     raise web.HTTPRequestEntityTooLarge(max_size=request.app[POLICY].max_body_bytes, actual_size=0)
+
+
+async def _expectation_failed(request: Any) -> web.StreamResponse:
+    """The handler of a request that expects what the gateway does not know (RFC 9110 §10.1.1)."""
+    expect = request.headers.get("Expect", "")[:60]
+    raise web.HTTPExpectationFailed(text=f"Expect: {expect} is not understood; the gateway knows 100-continue")
 
 
 def _problem(error: Exception) -> str:

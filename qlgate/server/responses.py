@@ -22,6 +22,7 @@ ERROR_TYPES = {
     413: "PayloadTooLarge",
     414: "URITooLong",
     415: "UnsupportedMediaType",
+    417: "ExpectationFailed",
     429: "TooManyRequests",
     431: "HeadersTooLarge",
     500: "InternalError",

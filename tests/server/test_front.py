@@ -331,3 +331,15 @@ async def test_a_fragment_in_the_target_is_not_part_of_the_path(gateway):
     writer.write(get(b"/items#top?q=x"))  # the query is in the fragment: none
     assert (await read_answer(reader))[0] == 400
     writer.close()
+
+
+async def test_an_expectation_other_than_100_continue_is_417(gateway):
+    reader, writer = await connect(gateway)
+    writer.write(b"POST /q HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nContent-Length: 9\r\n\r\n")
+    status, headers, body = await read_answer(reader)
+    assert (status, headers["connection"]) == (417, "close")
+    assert json.loads(body) == {
+        "err": "Expect: 200-ok is not understood; the gateway knows 100-continue",
+        "type": "ExpectationFailed",
+        "status": 417,
+    }
