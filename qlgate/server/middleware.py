@@ -138,14 +138,21 @@ def _upstream(diagnostics: Diagnostics | None) -> dict[str, Any]:
     answered from the cache, not shared with another request's identical call in flight:
     ``cache_hits``, ``shared``), and the milliseconds calls waited before they were sent
     (back-off, ``Retry-After``) and queued for their API type's limits, when there were any."""
-    if diagnostics is None:
+    if diagnostics is None or not diagnostics.calls:
         return {"upstream_calls": 0, "cache_hits": 0, "shared": 0}
-    fields: dict[str, Any] = {
-        "upstream_calls": diagnostics.sent,
-        "cache_hits": diagnostics.cache_hits,
-        "shared": diagnostics.shared,
-    }
-    waited, queued = diagnostics.waited, getattr(diagnostics, "queued", 0.0)
+    sent = hits = shared = 0
+    waited = queued = 0.0
+    for call in diagnostics.calls:  # one pass: this runs for every request
+        source = call.source
+        if source == "sent":
+            sent += 1
+        elif source == "cache":
+            hits += 1
+        elif source == "coalesced":
+            shared += 1
+        waited += call.waited or 0.0
+        queued += call.queued or 0.0
+    fields: dict[str, Any] = {"upstream_calls": sent, "cache_hits": hits, "shared": shared}
     if waited:
         fields["waited_ms"] = round(waited * 1000, 2)
     if queued:
