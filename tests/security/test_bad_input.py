@@ -4,13 +4,11 @@ sent — or as strict JSON, never an ``internal error`` 500, a traceback or a ha
 
 import json
 
-import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from qlgate.server.app import build_app
+from tests.conftest import served
 
 TABLES = {
     "body.ql": "create table body on select get from '{config.base}/body/{^kind}'",
@@ -60,11 +58,8 @@ async def gateway(upstream, engine_for):
     upstream.reply("GET", "/body/bad-redirect", status=302, headers={"Location": "http://[::1"})
     upstream.echo("*", "/echo")
     engine = engine_for(TABLES, routes=ROUTES)
-    server = TestServer(build_app(engine), host="127.0.0.1")
-    await server.start_server()
-    async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
+    async with served(engine) as session:
         yield session
-    await server.close()
 
 
 async def q(gateway, script: str):

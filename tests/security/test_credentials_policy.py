@@ -13,11 +13,10 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
 from qlgate.engine.engine import Engine
-from qlgate.server.app import build_app
 from qlgate.trust import CredentialNotAllowed, Trust
+from tests.conftest import served
 
 ROOT = Path(__file__).resolve().parents[2]
 INVENTORY = "return select * from ebay.sell.inventory.getInventoryItems"
@@ -32,13 +31,8 @@ async def gateway(emulator, tmp_path: Path, **adhoc: Any):
     if adhoc:
         config["gateway"] = {"adhoc": adhoc}
     async with Engine(tables=ROOT / "tables", routes=ROOT / "routes", config=config) as engine:
-        server = TestServer(build_app(engine), host="127.0.0.1")
-        await server.start_server()
-        try:
-            async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
-                yield session, engine
-        finally:
-            await server.close()
+        async with served(engine) as session:
+            yield session, engine
 
 
 async def q(session: aiohttp.ClientSession, script: str) -> tuple[int, Any]:

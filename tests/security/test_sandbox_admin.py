@@ -23,7 +23,7 @@ from aiohttp.test_utils import TestServer
 
 from qlgate.engine.engine import Engine
 from qlgate.sandbox.app import RunningSandbox, Sandbox
-from qlgate.server.app import build_app
+from tests.conftest import served
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHED = "230851234562"
@@ -38,11 +38,8 @@ CONTROL = [
 @pytest.fixture
 async def gateway(emulator):
     engine = Engine(tables=ROOT / "tables", config=emulator.config())
-    server = TestServer(build_app(engine), host="127.0.0.1")
-    await server.start_server()
-    async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:
+    async with served(engine) as session:
         yield session
-    await server.close()
 
 
 async def run_q(gateway: aiohttp.ClientSession, script: str) -> tuple[int, str]:
