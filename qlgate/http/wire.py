@@ -28,6 +28,8 @@ import asyncio
 
 import httptools
 
+from ..timers import EARLY_S, Scheduled, board
+
 MAX_HEADERS = 200  # lines in one answer's head
 MAX_HEAD_BYTES = 64 * 1024  # the head's total size; aiohttp's default limits are of the same order
 # fields with one value: said twice, the last one counts (what aiohttp's answers gave the
@@ -103,6 +105,7 @@ class Connection(asyncio.Protocol):
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+        self.timers = board(loop)  # the loop's one timer for every call's idle timeout
         self.transport: asyncio.Transport | None = None
         self.closed = False
         self.idle_since = 0.0  # loop time it went back to its pool
@@ -110,7 +113,7 @@ class Connection(asyncio.Protocol):
         self._waiter: asyncio.Future[RawResponse] | None = None
         self._parser: httptools.HttpResponseParser | None = None
         self._reset(0, False)
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Scheduled | None = None
         self._timeout = 0.0
         self._last_read = 0.0
 
@@ -250,7 +253,7 @@ class Connection(asyncio.Protocol):
         transport.write(data)
         self._timeout = timeout
         self._last_read = now = loop.time()
-        self._timer = loop.call_at(now + timeout, self._check_idle)
+        self._timer = self.timers.at(now + timeout, self._check_idle)
         try:
             return await waiter
         finally:
@@ -311,7 +314,7 @@ class Connection(asyncio.Protocol):
         if waiter is None or waiter.done():
             return
         due = self._last_read + self._timeout
-        if self.loop.time() >= due - 0.001:
+        if self.loop.time() >= due - EARLY_S:
             self._fail(WireTimeout())
         else:
-            self._timer = self.loop.call_at(due, self._check_idle)
+            self._timer = self.timers.at(due, self._check_idle)

@@ -55,6 +55,7 @@ import httptools
 from aiohttp import web
 from multidict import CIMultiDict, CIMultiDictProxy
 
+from ..timers import EARLY_S, Scheduled, board
 from .handlers import handle_q, handle_route
 from .incoming import Incoming
 from .middleware import POLICY, gateway_middleware, log_unparsed
@@ -169,7 +170,8 @@ class FrontProtocol(asyncio.Protocol):
         self.closed = False
         self.reading = True
         self.writable: asyncio.Future[None] | None = None  # set while the client does not read
-        self.timer: asyncio.TimerHandle | None = None
+        self.timers = board(self.loop)  # the loop's one timer for every connection's deadlines
+        self.timer: Scheduled | None = None
         self.deadline: float | None = None  # when the request under way, or the idle wait, times out
         self.lingering = 0  # closing: bytes of the client's still to discard, at most
         # the message being read
@@ -478,7 +480,7 @@ class FrontProtocol(asyncio.Protocol):
         transport.write_eof()
         self._resume_reading()
         self._stop_timer()
-        self.timer = self.loop.call_later(LINGER_S, self.abort)
+        self.timer = self.timers.later(LINGER_S, self.abort)
 
     def _hand_over(self, data: bytes) -> None:
         transport = self.transport
@@ -526,18 +528,18 @@ class FrontProtocol(asyncio.Protocol):
         one moves the timer."""
         deadline = self.deadline = self.loop.time() + seconds
         timer = self.timer
-        if timer is not None and timer.when() > deadline:
+        if timer is not None and timer.when > deadline:
             timer.cancel()
             timer = None
         if timer is None:
-            self.timer = self.loop.call_at(deadline, self._check_deadline)
+            self.timer = self.timers.at(deadline, self._check_deadline)
 
     def _check_deadline(self) -> None:
         self.timer = None
         if self.deadline is None:
             return
-        if self.loop.time() < self.deadline:
-            self.timer = self.loop.call_at(self.deadline, self._check_deadline)
+        if self.loop.time() < self.deadline - EARLY_S:  # the board fires up to EARLY_S early
+            self.timer = self.timers.at(self.deadline, self._check_deadline)
             return
         self.deadline = None
         self._timed_out()

@@ -22,6 +22,7 @@ from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
 from ..routes import Route, select_route
 from ..tables.describe import describe_route, describe_table, route_summary, table_example, table_summary
+from ..timers import deadline
 from ..trust import Trust
 from ..values import MISSING
 from ..workspace import Workspace
@@ -181,7 +182,7 @@ async def _execute(
     request[WRITES] = compiled.writes
     try:
         seconds = policy.request_timeout_ms / 1000
-        async with asyncio.timeout(seconds):
+        async with deadline(seconds):  # one loop timer for every request's (``timers.py``)
             result = await workspace.engine.run_compiled(
                 compiled,
                 context=context,
