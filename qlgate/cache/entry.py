@@ -112,9 +112,7 @@ def safe_url(url: str, mask: Callable[[str], str] | None = None) -> str:
 
 def copy_response(response: HttpResponse) -> HttpResponse:
     """Each waiter on a shared call gets its own response object."""
-    from ..http.client import HttpResponse
-
-    return HttpResponse(
+    return type(response)(
         response.status,
         dict(response.headers),
         response.body,

@@ -105,18 +105,17 @@ _NO_TOKENS: Mapping[str, str] = MappingProxyType({})  # a read without ``using a
 
 
 class StatementKeys:
-    """The cache keys of one statement's requests. The calls of a fan-out send the same
-    headers, so their part of the key, and whether any is named like a credential
-    (``keyed``), is worked out once for them all, not per call; a request whose
-    headers differ (a patch's, a renewed token) gets its own."""
+    """The cache keys of one statement's requests. The headers' part of a key, and
+    whether any header is named like a credential (``keyed``), depend on the headers
+    alone (the request id left out): they are worked out once per distinct set of
+    headers in the process (``_HEADER_PARTS``), not per call. Requests of one table
+    send the same headers run after run, so for most reads this is a lookup; a request
+    whose headers differ (a patch's, a renewed token) gets its own entry."""
 
-    __slots__ = ("_named_credential", "_request_id", "_rid", "_seen", "_text")
+    __slots__ = ("_request_id", "_rid")
 
     def __init__(self, *, request_id_header: str, request_id: str | None = None):
         self._rid, self._request_id = request_id_header.lower(), request_id
-        self._seen: tuple[dict[str, str], Mapping[str, str]] | None = None  # (headers, tokens) last keyed
-        self._text = ""
-        self._named_credential = False
 
     def key(self, request: HttpRequest, credential_tokens: Mapping[str, str] | None = None) -> str:
         """``request_key`` of ``request`` (the same key, to the bit)."""
@@ -127,17 +126,29 @@ class StatementKeys:
         is named like a credential (False for most reads: ``caller_credentials`` then
         has nothing to find)."""
         tokens = {t: n for n, t in credential_tokens.items() if t} if credential_tokens else _NO_TOKENS
-        self._note(request.headers, tokens)
-        key = _key_of(request, tokens, self._text)
-        return key, self._named_credential or _query_names_credential(request.url)
+        text, named_credential = self._header_part(request.headers, tokens)
+        key = _key_of(request, tokens, text)
+        return key, named_credential or _query_names_credential(request.url)
 
-    def _note(self, headers: dict[str, str], tokens: Mapping[str, str]) -> None:
-        seen = self._seen
-        if seen is not None and seen[0] == headers and seen[1] == tokens:
-            return
-        self._seen = (dict(headers), tokens)
-        self._text = _headers_text(headers, self._rid, self._request_id, tokens)
-        self._named_credential = _maybe_credential("\n".join(headers))
+    def _header_part(self, headers: dict[str, str], tokens: Mapping[str, str]) -> tuple[str, bool]:
+        rid, request_id = self._rid, self._request_id
+        sent_id = bool(request_id) and headers.get(rid) == request_id
+        if sent_id:  # this run's id: not part of what is asked (the header's name still is)
+            headers = dict(headers)
+            del headers[rid]
+        seen = (tuple(headers.items()), tuple(tokens.items()) if tokens else (), sent_id)
+        part = _HEADER_PARTS.get(seen)
+        if part is None:
+            if len(_HEADER_PARTS) >= MAX_HEADER_PARTS:  # headers a caller's script chose: kept bounded
+                _HEADER_PARTS.clear()
+            names = "\n".join((*headers, rid) if sent_id else headers)
+            part = _HEADER_PARTS[seen] = (_headers_text(headers, rid, None, tokens), _maybe_credential(names))
+        return part
+
+
+# (headers without the run's request id, tokens) → (the headers' part of a key, named like a credential?)
+_HEADER_PARTS: dict[tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], bool], tuple[str, bool]] = {}
+MAX_HEADER_PARTS = 4096
 
 
 def hook_key(value: object, *, table: str, method: str, url: str, by_caller: bool = False) -> str:

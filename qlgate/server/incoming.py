@@ -108,6 +108,11 @@ class Incoming(MutableMapping[Any, Any]):
     def __getitem__(self, key: Any) -> Any:
         return self._notes[key]
 
+    def get(self, key: Any, default: Any = None) -> Any:
+        # the mapping's own get: Mapping.get would raise and catch a KeyError for every
+        # note a request does not carry (several per request)
+        return self._notes.get(key, default)
+
     def __setitem__(self, key: Any, value: Any) -> None:
         self._notes[key] = value
 
