@@ -21,6 +21,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 
+from .. import timers
 from ..cache.keys import IDEMPOTENT
 from ..cache.responses import CachePlan, ResponseCache
 from ..config import Secrets
@@ -276,7 +277,7 @@ class Sender:
     async def _send_within(self, request: HttpRequest, seconds: float) -> HttpResponse:
         """A call that ends within ``seconds`` whatever the upstream does (the HTTP
         client's timeout is per read: a server dripping bytes never trips it)."""
-        deadline = asyncio.timeout(seconds)
+        deadline = timers.deadline(seconds)  # the loop's one timer (``timers.py``)
         try:
             async with deadline:
                 return await self.http.send(request)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import timers
 from ..errors import QlError
 from ..jobs.rates import CallGate, QuotaSpent, Rate
 from .api_types import ApiTypes
@@ -84,7 +85,8 @@ class CallLimits:
         started = time.monotonic()
         ticket = Ticket([], 0.0)
         waiting = _Wait()
-        deadline = asyncio.timeout(room) if room is not None else contextlib.nullcontext()
+        # the loop's one timer (``timers.py``), not a timer handle per call
+        deadline = timers.deadline(room) if room is not None else contextlib.nullcontext()
         try:
             async with deadline:
                 for api, _, rate in wanted:
@@ -112,7 +114,7 @@ class CallLimits:
             ) from None
         except TimeoutError:
             self.release(ticket)
-            if not isinstance(deadline, asyncio.Timeout) or not deadline.expired():
+            if not isinstance(deadline, timers.Deadline) or not deadline.expired():
                 raise
             raise LimitExceeded(
                 f"{waiting.api}: the call waited {time.monotonic() - started:.1f} s for {waiting.what}, "
