@@ -42,6 +42,9 @@ class UpstreamNotAllowed(QlError):
     status = 403
 
 
+_AUTHORITY_END = re.compile(r"[/?#]")
+
+
 @dataclass(frozen=True)
 class HostAllowList:
     """The upstreams a caller's script may reach (``host``, ``host:port``, ``*.ebay.com``):
@@ -55,7 +58,7 @@ class HostAllowList:
 
     def allows(self, url: str) -> bool:
         scheme, sep, rest = url.partition("://")
-        origin = scheme.lower() + sep + re.split(r"[/?#]", rest, maxsplit=1)[0]
+        origin = scheme.lower() + sep + _AUTHORITY_END.split(rest, maxsplit=1)[0]
         verdict = self._verdicts.get(origin)
         if verdict is None:
             verdict = self._allows_origin(origin)
@@ -106,6 +109,24 @@ class Trust:
     # callers: the config ``auth`` entries whose tokens the deployer's tables may use for
     # them (None: all, the deployer's own scripts)
     credentials: tuple[str, ...] | None = None
+
+    def __hash__(self) -> int:
+        # a compile-cache key holds the trust: hashed on every /q, and the policy of a
+        # process's callers is made once, so its hash is worked out once
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash(
+                (
+                    self.kind,
+                    self.allowed_hosts,
+                    self.inline_tables,
+                    self.public_config,
+                    self.introspection,
+                    self.credentials,
+                )
+            )
+            object.__setattr__(self, "_hash", found)
+        return found
 
     @classmethod
     def deployer(cls) -> Trust:

@@ -50,7 +50,9 @@ class Backend(Protocol):
 class CachePlan:
     """What one request may do with the cache, decided by its table call."""
 
-    key: str  # the cache key (also the single-flight key)
+    # the cache key (also the single-flight key): a SHA-256 text; a tuple when the answer
+    # is not to be stored (``keys.StatementKeys.flight_keyed``, never leaves the process)
+    key: str | tuple
     expires: int | None  # seconds its answer may be kept (table's or statement's ``expires``), None: not cached
     storable: bool = True  # False: it carried a caller's credential (``keys.caller_credentials``)
     occurrence: int = 0  # the n-th identical request of one statement (a patch's scatter): calls of its own
@@ -59,6 +61,14 @@ class CachePlan:
     # seconds an answer it fetches is stored for, when not ``expires``: the table's own, so that
     # a statement's shorter ``expires`` bounds what it reads without shortening the entry for all
     keep: int | None = None
+
+    @property
+    def stored_key(self) -> str:
+        """The key under which a backend keeps the answer: only a plan that may be
+        stored (``expires``) has one, and it is always the hashed text."""
+        if not isinstance(self.key, str):
+            raise TypeError("a plan keyed for single flight only has no stored key")
+        return self.key
 
 
 class ResponseCache:
@@ -88,7 +98,7 @@ class ResponseCache:
             return await send(), "sent"
         caching = bool(plan.expires) and plan.storable and self.backend is not None
         if caching:
-            entry = await self._get(plan.key)
+            entry = await self._get(plan.stored_key)
             if entry is not None:
                 now, fresh_until = time.time(), _fresh_for(entry, plan)
                 if now < fresh_until:
@@ -107,7 +117,7 @@ class ResponseCache:
         token: str | None = None
         if caching and backend is not None and backend.name != "memory":
             try:
-                token = await backend.lock(plan.key, settings.lock_ms)
+                token = await backend.lock(plan.stored_key, settings.lock_ms)
             except CacheUnavailable as e:
                 self._warn(str(e))
                 token = "none"
@@ -122,7 +132,7 @@ class ResponseCache:
         finally:
             if token is not None and token != "none" and backend is not None:
                 try:
-                    await backend.unlock(plan.key, token)
+                    await backend.unlock(plan.stored_key, token)
                 except CacheUnavailable as e:
                     self._warn(str(e))
         return response, "sent"
@@ -131,7 +141,7 @@ class ResponseCache:
         deadline = time.monotonic() + self.settings.wait_ms / 1000
         while time.monotonic() < deadline:
             await asyncio.sleep(POLL_S)
-            entry = await self._get(plan.key)
+            entry = await self._get(plan.stored_key)
             if entry is not None and time.time() < _fresh_for(entry, plan):
                 return entry
         return None
@@ -147,7 +157,7 @@ class ResponseCache:
             return
         entry = Entry.of(response, time.time(), ttl, mask=plan.mask)
         try:
-            await self.backend.set(plan.key, entry, ttl + self.settings.stale_while_revalidate)
+            await self.backend.set(plan.stored_key, entry, ttl + self.settings.stale_while_revalidate)
         except CacheUnavailable as e:
             self._warn(str(e))
 

@@ -85,7 +85,7 @@ class Sender:
         if not coalesce:
             return await self._send_recorded(request, table, delays)
         key: str | tuple
-        if plan is not None and plan.key.startswith("r:"):
+        if plan is not None and (isinstance(plan.key, tuple) or plan.key.startswith("r:")):
             # what is sent, hashed already: no second key to build (nor a tuple, for the first)
             key = (plan.key, occurrence) if occurrence else plan.key
         else:

@@ -254,7 +254,11 @@ class TableCall:
         once (``StatementKeys``)."""
         run = self.run
         tokens = self._credential_tokens()
-        key, may_carry = self._keys.keyed(request, tokens)
+        key: str | tuple
+        if self._expires_s is None:  # nothing is stored: the key names the call for single flight only
+            key, may_carry = self._keys.flight_keyed(request, tokens)
+        else:
+            key, may_carry = self._keys.keyed(request, tokens)
         storable = True
         if may_carry:
             # a header written literally is the deployer's, in a deployer's table only: a
