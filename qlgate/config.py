@@ -98,6 +98,8 @@ class Settings:
 
     def timeout_for(self, table: str) -> int:
         """``timeouts`` maps a table name or a dotted prefix (``ebay.trading``) to ms."""
+        if not self.table_timeouts:  # most configs: no walk up the dotted name per call
+            return self.default_timeout_ms
         name = table
         while name:
             if name in self.table_timeouts:

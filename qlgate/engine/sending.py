@@ -33,6 +33,24 @@ from .diagnostics import CallRecord, Diagnostics
 
 
 class Sender:
+    __slots__ = (
+        "_inflight",
+        "backoff",
+        "cache",
+        "call_deadline",
+        "call_gate",
+        "counts",
+        "deadline",
+        "diagnostics",
+        "http",
+        "limit_types",
+        "limits",
+        "patient",
+        "secrets",
+        "unboarded",
+        "upstream_check",
+    )
+
     def __init__(
         self,
         http: HttpClient,

@@ -37,6 +37,13 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_ACCEPT", "TableCall"]  # DEFAULT_ACCEPT: re-exported for bench/engine_bench.py
 
 _NO_TOKENS: Mapping[str, str] = MappingProxyType({})  # the credential tokens of a read without ``using auth``
+_NO_DELAYS: dict[str, Delays] = {}  # a statement without minDelay/maxDelay (never written to)
+
+
+def _may_want_tokens(mapping: Any) -> bool:
+    """Could a call of ``mapping`` ask for an OAuth2 token: ``using auth``, an ``auth
+    using`` module or a patch (``ctx.access_token``)? Most cannot, and get no token source."""
+    return mapping.credential is not None or mapping.patch is not None or mapping.auth is not None
 
 
 class TableCall:
@@ -72,8 +79,8 @@ class TableCall:
             warn=run.warn,
             # not a bound method of this call: the hooks would hold the call that holds them,
             # a reference cycle per call that only the cycle collector frees (a tenth of a
-            # served request's CPU under load)
-            tokens=partial(_access_token, run, table.name, statement),
+            # served request's CPU under load); none where nothing could ask for a token
+            tokens=partial(_access_token, run, table.name, statement) if _may_want_tokens(mapping) else None,
         )
         self.builder = RequestBuilder(
             self.hooks,
@@ -91,9 +98,12 @@ class TableCall:
         self._occurrences: dict[str | tuple[str, bytes], int] = {}
         self._window: SendWindow | None = None  # bounds requests in flight, not local work
         tuning = getattr(statement, "tuning", None)
-        delays = Delays(getattr(tuning, "min_delay", None), getattr(tuning, "max_delay", None))
         # the statement's minDelay/maxDelay for its table's back-off, passed only when it gives them
-        self._delays: dict[str, Delays] = {"delays": delays} if delays.given else {}
+        self._delays: dict[str, Delays] = _NO_DELAYS
+        if tuning is not None:
+            delays = Delays(getattr(tuning, "min_delay", None), getattr(tuning, "max_delay", None))
+            if delays.given:
+                self._delays = {"delays": delays}
         # the cache's part, the same for every call of the statement (``_cache_plan``)
         self._keys = StatementKeys(request_id_header=settings.request_id_header, request_id=run.request_id)
         self._literal_headers: list[str] | None = None  # headers the table writes literally

@@ -620,6 +620,22 @@ _SET_HERE = frozenset(("content-length", "connection", "date", "transfer-encodin
 
 
 _STATUS_LINES: dict[tuple[str, int, str], bytes] = {}
+# what ``encode`` does with a header of each name seen: sent, skipped (set here) or refused
+_SEND, _SKIP, _BAD = "send", "skip", "bad"
+_NAMES: dict[str, str] = {}
+
+
+def _name_verdict(name: str) -> str:
+    """Worked out once per header name (the same few names, answer after answer)."""
+    if name.lower() in _SET_HERE:
+        verdict = _SKIP
+    elif (name.isascii() and name.replace("-", "").isalnum()) or _NAME_OK.match(name):
+        verdict = _SEND
+    else:
+        verdict = _BAD
+    if len(_NAMES) < 1024:  # names are the app's and its handlers': few, but kept bounded
+        _NAMES[name] = verdict
+    return verdict
 
 
 def encode(response: web.StreamResponse, head_only: bool, keep_alive: bool, version: str) -> bytes:
@@ -639,10 +655,12 @@ def encode(response: web.StreamResponse, head_only: bool, keep_alive: bool, vers
             _STATUS_LINES[key] = status_line
     parts = []
     for name, value in response.headers.items():
-        if name.lower() in _SET_HERE:
+        verdict = _NAMES.get(name)
+        if verdict is None:
+            verdict = _name_verdict(name)
+        if verdict is _SKIP:
             continue
-        name_ok = (name.isascii() and name.replace("-", "").isalnum()) or _NAME_OK.match(name)
-        if not name_ok or not (value.isprintable() or _VALUE_OK.match(value)):
+        if verdict is _BAD or not (value.isprintable() or _VALUE_OK.match(value)):
             raise ValueError(f"a control character in the header {name[:40]!r}, or a name that is not a token")
         parts.append(f"{name}: {value}\r\n")
     parts.append(f"Content-Length: {len(body)}\r\n")
