@@ -228,8 +228,11 @@ def _compress(request: web.Request, response: web.Response) -> None:
     body = response.body
     if not isinstance(body, (bytes, bytearray)) or len(body) < 1024:  # a payload streams as it is
         return
+    accepted = request.headers.get("Accept-Encoding")
+    if not accepted:  # most API clients ask for none
+        return
     weights: dict[str, float] = {}
-    for item in request.headers.get("Accept-Encoding", "").split(","):
+    for item in accepted.split(","):
         name, _, params = item.strip().partition(";")
         q = 1.0
         if params.strip().startswith("q="):
