@@ -97,18 +97,19 @@ class TimerBoard:
 
     def _fire(self) -> None:
         self._timer, self._timer_when = None, float("inf")
-        heap = self._heap
         due = self._loop.time() + EARLY_S
-        while heap and heap[0][0] <= due:
-            entry = heapq.heappop(heap)[2]
+        # ``self._heap`` read anew each time: a callback that cancels may compact it into a new list
+        while self._heap and self._heap[0][0] <= due:
+            entry = heapq.heappop(self._heap)[2]
             if entry.cancelled:
                 self._cancelled -= 1
                 continue
-            entry.cancelled = True  # fired: a later cancel() is a no-op
+            entry.cancelled = True  # fired (and out of the heap): a later cancel() is a no-op
             try:
                 entry.callback()
-            except Exception:
+            except Exception:  # one failing callback must not stop the others
                 log.exception("a timer callback failed")
+        heap = self._heap
         while heap and heap[0][2].cancelled:  # arm for the next live deadline, not a dead one
             heapq.heappop(heap)
             self._cancelled -= 1

@@ -164,3 +164,25 @@ async def test_deadline_outside_a_task_is_refused():
 
     loop.call_soon(from_a_callback)
     assert isinstance(await outcome, RuntimeError)
+
+
+async def test_callbacks_that_cancel_many_others_while_firing_keep_the_board_whole():
+    """A callback may cancel enough entries to compact the heap while the board fires:
+    every live entry still fires once, on time, and the count of those waiting is right."""
+    loop = asyncio.get_running_loop()
+    mine = TimerBoard(loop)
+    doomed = [mine.later(10.0 + i / 1e6, lambda: None) for i in range(3 * COMPACT_AT)]
+    fired: list[str] = []
+
+    def cancel_them() -> None:
+        fired.append("canceller")
+        for entry in doomed:
+            entry.cancel()
+
+    mine.later(0.01, cancel_them)
+    mine.later(0.01, lambda: fired.append("same time"))
+    mine.later(0.03, lambda: fired.append("later"))
+    await asyncio.sleep(0.06)
+    assert fired == ["canceller", "same time", "later"]
+    assert len(mine) == 0 and mine._cancelled == 0
+    mine.close()
