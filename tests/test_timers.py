@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import weakref
 
 import pytest
 
@@ -186,3 +188,70 @@ async def test_callbacks_that_cancel_many_others_while_firing_keep_the_board_who
     assert fired == ["canceller", "same time", "later"]
     assert len(mine) == 0 and mine._cancelled == 0
     mine.close()
+
+
+class _Held:
+    """Something a callback holds (a connection and its last answer, a task)."""
+
+
+async def test_a_cancelled_entry_lets_go_of_what_its_callback_held():
+    mine = board()
+    held = _Held()
+    alive = weakref.ref(held)
+    entry = mine.later(30.0, lambda held=held: held)
+    del held
+    entry.cancel()  # still in the heap until its time: it must not keep the callback's objects
+    gc.collect()
+    assert alive() is None
+
+
+async def test_deadlines_let_go_of_their_tasks_once_left():
+    async def work() -> _Held:
+        async with deadline(30.0):
+            return _Held()
+
+    results = [await asyncio.create_task(work()) for _ in range(200)]
+    alive = [weakref.ref(result) for result in results]
+    del results
+    gc.collect()
+    assert sum(ref() is not None for ref in alive) <= 2  # (the last task may linger in the loop a turn)
+
+
+def test_a_closed_loop_is_freed_with_its_board():
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(_schedule_far())
+    gone = weakref.ref(loop)
+    loop.close()
+    del loop
+    gc.collect()
+    assert gone() is None
+
+
+async def _schedule_far() -> None:
+    board().later(3600.0, lambda: None)
+
+
+async def test_a_callback_raising_past_exception_still_leaves_a_timer_for_the_rest():
+    loop = asyncio.get_running_loop()
+    mine = TimerBoard(loop)
+    fired: list[str] = []
+
+    def cancelled() -> None:
+        raise asyncio.CancelledError
+
+    mine.later(0.01, cancelled)
+    mine.later(0.03, lambda: fired.append("next"))
+    loop.set_exception_handler(lambda _loop, _context: None)  # the loop reports the first one
+    await asyncio.sleep(0.08)
+    loop.set_exception_handler(None)
+    assert fired == ["next"]
+
+
+async def test_a_deadline_is_entered_once_and_none_means_no_limit():
+    limit = deadline(None)
+    async with limit:
+        await asyncio.sleep(0.01)
+    assert not limit.expired()
+    with pytest.raises(RuntimeError):
+        async with limit:
+            pass

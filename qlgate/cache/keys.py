@@ -112,9 +112,10 @@ class StatementKeys:
     send the same headers run after run, so for most reads this is a lookup; a request
     whose headers differ (a patch's, a renewed token) gets its own entry."""
 
-    __slots__ = ("_request_id", "_rid")
+    __slots__ = ("_name", "_request_id", "_rid")
 
     def __init__(self, *, request_id_header: str, request_id: str | None = None):
+        self._name = request_id_header  # as configured: the request carries it so
         self._rid, self._request_id = request_id_header.lower(), request_id
 
     def key(self, request: HttpRequest, credential_tokens: Mapping[str, str] | None = None) -> str:
@@ -144,22 +145,31 @@ class StatementKeys:
 
     def _header_part(self, headers: dict[str, str], tokens: Mapping[str, str]) -> tuple[str, bool]:
         rid, request_id = self._rid, self._request_id
-        sent_id = bool(request_id) and headers.get(rid) == request_id
-        if sent_id:  # this run's id: not part of what is asked (the header's name still is)
-            headers = dict(headers)
-            del headers[rid]
-        seen = (tuple(headers.items()), tuple(tokens.items()) if tokens else (), sent_id)
+        sent_as = None  # the name the run's id went under: not part of what is asked
+        if request_id:
+            sent_as = self._name
+            if headers.get(sent_as) != request_id:  # a patch may have renamed it (lower case)
+                sent_as = next((n for n, v in headers.items() if v == request_id and n.lower() == rid), None)
+            if sent_as is not None:
+                headers = dict(headers)
+                del headers[sent_as]
+        seen = (rid, tuple(headers.items()), tuple(tokens.items()) if tokens else (), sent_as is not None)
         part = _HEADER_PARTS.get(seen)
         if part is None:
-            if len(_HEADER_PARTS) >= MAX_HEADER_PARTS:  # headers a caller's script chose: kept bounded
-                _HEADER_PARTS.clear()
-            names = "\n".join((*headers, rid) if sent_id else headers)
-            part = _HEADER_PARTS[seen] = (_headers_text(headers, rid, None, tokens), _maybe_credential(names))
+            names = "\n".join((*headers, rid) if sent_as is not None else headers)
+            part = (_headers_text(headers, rid, None, tokens), _maybe_credential(names))
+            # headers that may carry a credential (a caller's own, a token) are not kept
+            # process-wide: worked out again for each statement
+            if not part[1] and not tokens:
+                if len(_HEADER_PARTS) >= MAX_HEADER_PARTS:  # headers a caller's script chose: kept bounded
+                    _HEADER_PARTS.clear()
+                _HEADER_PARTS[seen] = part
         return part
 
 
-# (headers without the run's request id, tokens) → (the headers' part of a key, named like a credential?)
-_HEADER_PARTS: dict[tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], bool], tuple[str, bool]] = {}
+# (the request-id header's name, headers without the run's id, tokens, whether the id was sent)
+# → (the headers' part of a key, named like a credential?); only for headers without credentials
+_HEADER_PARTS: dict[tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], bool], tuple[str, bool]] = {}
 MAX_HEADER_PARTS = 4096
 
 

@@ -39,6 +39,19 @@ async def test_four_identical_requests_make_one_call(upstream, engine_for):
     assert "[cache]" in results[1].diagnostics.render()
 
 
+@pytest.mark.parametrize("header", ["request-id", "X-Request-ID"])
+async def test_the_runs_request_id_is_not_part_of_the_key_whatever_its_headers_case(upstream, engine_for, header):
+    """Each run sends its own id (config ``requestIdHeader``, as written there): it must
+    not make every run's key its own, or the cache would never answer a second run."""
+    upstream.reply("GET", "/item", json_body={"id": 7})
+    engine = engine_for(TABLES, {"requestIdHeader": header})
+    for rid in ("run-1", "run-2", "run-3"):
+        await run(engine, SCRIPT.format(table="c.item"), request_id=rid)
+    assert calls(upstream) == 1
+    sent = [v for r in upstream.requests for k, v in r.headers.items() if k.lower() == header.lower()]
+    assert sent == ["run-1"]
+
+
 async def test_no_caching_without_expires(upstream, engine_for):
     upstream.reply("GET", "/item", json_body={"id": 7})
     engine = engine_for(TABLES)
