@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fnmatch import fnmatch
 from typing import Any
 from urllib.parse import urlsplit
@@ -115,16 +115,7 @@ class Trust:
         # process's callers is made once, so its hash is worked out once
         found = self.__dict__.get("_hash")
         if found is None:
-            found = hash(
-                (
-                    self.kind,
-                    self.allowed_hosts,
-                    self.inline_tables,
-                    self.public_config,
-                    self.introspection,
-                    self.credentials,
-                )
-            )
+            found = hash(tuple(getattr(self, f.name) for f in fields(self)))
             object.__setattr__(self, "_hash", found)
         return found
 

@@ -126,10 +126,8 @@ class StatementKeys:
         """``request_key`` of ``request``, and whether a header or query parameter of it
         is named like a credential (False for most reads: ``caller_credentials`` then
         has nothing to find)."""
-        tokens = {t: n for n, t in credential_tokens.items() if t} if credential_tokens else _NO_TOKENS
-        text, named_credential = self._header_part(request.headers, tokens)
-        key = _key_of(request, tokens, text)
-        return key, named_credential or _query_names_credential(request.url)
+        tokens, text, named_credential = self._parts(request, credential_tokens)
+        return _key_of(request, tokens, text), named_credential
 
     def flight_keyed(
         self, request: HttpRequest, credential_tokens: Mapping[str, str] | None = None
@@ -138,10 +136,17 @@ class StatementKeys:
         the same parts as ``keyed``'s key (the run's request id left out), as a tuple
         that never leaves the process, so neither hashed with SHA-256 nor formatted
         into one text (a tenth of a coalesced read's engine work)."""
+        _, text, named_credential = self._parts(request, credential_tokens)
+        return ("f", request.method.upper(), request.url, text, request.body), named_credential
+
+    def _parts(
+        self, request: HttpRequest, credential_tokens: Mapping[str, str] | None
+    ) -> tuple[Mapping[str, str], str, bool]:
+        """What both keys are made of: the tokens (value → stand-in), the headers' part,
+        and whether a header or query parameter is named like a credential."""
         tokens = {t: n for n, t in credential_tokens.items() if t} if credential_tokens else _NO_TOKENS
         text, named_credential = self._header_part(request.headers, tokens)
-        key = ("f", request.method.upper(), request.url, text, request.body)
-        return key, named_credential or _query_names_credential(request.url)
+        return tokens, text, named_credential or _query_names_credential(request.url)
 
     def _header_part(self, headers: dict[str, str], tokens: Mapping[str, str]) -> tuple[str, bool]:
         rid, request_id = self._rid, self._request_id

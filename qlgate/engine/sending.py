@@ -104,7 +104,7 @@ class Sender:
             return await self._send_recorded(request, table, delays)
         key: str | tuple
         if plan is not None and (isinstance(plan.key, tuple) or plan.key.startswith("r:")):
-            # what is sent, hashed already: no second key to build (nor a tuple, for the first)
+            # what is sent, hashed already or as a tuple of its parts: no second key to build
             key = (plan.key, occurrence) if occurrence else plan.key
         else:
             key = (request.method, request.url, tuple(sorted(request.headers.items())), request.body, occurrence)

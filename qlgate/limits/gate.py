@@ -85,8 +85,8 @@ class CallLimits:
         started = time.monotonic()
         ticket = Ticket([], 0.0)
         waiting = _Wait()
-        # the loop's one timer (``timers.py``), not a timer handle per call
-        deadline = timers.deadline(room) if room is not None else contextlib.nullcontext()
+        # the loop's one timer (``timers.py``), not a timer handle per call; None: no limit
+        deadline = timers.deadline(room)
         try:
             async with deadline:
                 for api, _, rate in wanted:
@@ -114,7 +114,7 @@ class CallLimits:
             ) from None
         except TimeoutError:
             self.release(ticket)
-            if not isinstance(deadline, timers.Deadline) or not deadline.expired():
+            if not deadline.expired():
                 raise
             raise LimitExceeded(
                 f"{waiting.api}: the call waited {time.monotonic() - started:.1f} s for {waiting.what}, "
