@@ -236,6 +236,9 @@ class ZkJobs:
         """Jobs newest first; ``owner``: only those the key of that name submitted."""
         if state is not None and state not in STATES:
             raise JobError(f"unknown state '{state}'; one of {', '.join(STATES)}")
+        # a server of the ensemble may lag the leader (one that just took over, say): synced
+        # first, a list shows every job submitted before it, through whichever session
+        self.client.sync(self.layout.jobs)
         names = sorted(self.client.get_children(self.layout.jobs), key=int, reverse=True)
         pending = [self.client.get_async(self.layout.job(int(n))) for n in names]
         jobs = []
