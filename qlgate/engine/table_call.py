@@ -148,6 +148,10 @@ class TableCall:
         return relational.merge_results(results, block)
 
     async def _one(self, uri_text: str, view: ParamView) -> Any:
+        window = self._window
+        if window is not None and window.full:
+            # no slot for it yet: the requests that have one go out before it is built
+            await asyncio.sleep(0)
         request = await self.builder.build(uri_text, view)
         response = await self._send(request, view)
         hooks = self.hooks

@@ -9,6 +9,13 @@ answer freeing a slot and the next request taking it. So a request that got its
 answer waits, before decoding, until each slot freed so far has carried its
 next request out. Decodes then fill the time the window spends waiting on the
 network, not the time between two sends.
+
+A request that resumes with its slot does not put itself on the wire in that
+turn of the loop: a read goes out from the task of its single flight
+(``cache/flight.py``), which starts a turn later. So the decoders are woken a
+turn after the last slot was taken, behind that task, not beside it; and a
+request that finds no slot free is not even built until the requests that have
+one have gone out (``TableCall``).
 """
 
 from __future__ import annotations
@@ -23,6 +30,12 @@ class SendWindow:
         self._queue: deque[asyncio.Future] = deque()  # requests waiting for a slot
         self._handed = 0  # slots handed to a waiting request that has not resumed yet
         self._catching_up: list[asyncio.Future] = []  # decoders waiting in ``sends_first``
+        self._wake_queued = False  # a ``_wake_decoders`` is scheduled
+
+    @property
+    def full(self) -> bool:
+        """Would a request have to wait for a slot now?"""
+        return not self._free or bool(self._queue)
 
     def enter_now(self) -> bool:
         """Take a slot if one is free at once (no coroutine for the common case)."""
@@ -86,10 +99,17 @@ class SendWindow:
         self._free += 1
 
     def _note_handed(self) -> None:
-        # the resumed request sends before it next yields, so by the time the
-        # decoders woken here run, its request is on the wire
-        if self._handed == 0 and self._catching_up:
-            waiting, self._catching_up = self._catching_up, []
-            for waiter in waiting:
-                if not waiter.done():
-                    waiter.set_result(None)
+        # the resumed request's single-flight task, which sends it, starts in the next
+        # turn: waking the decoders from a callback of that turn queues them behind it
+        if self._handed == 0 and self._catching_up and not self._wake_queued:
+            self._wake_queued = True
+            asyncio.get_running_loop().call_soon(self._wake_decoders)
+
+    def _wake_decoders(self) -> None:
+        self._wake_queued = False
+        if self._handed:  # another slot was handed on meanwhile: its request goes first
+            return
+        waiting, self._catching_up = self._catching_up, []
+        for waiter in waiting:
+            if not waiter.done():
+                waiter.set_result(None)

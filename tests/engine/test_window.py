@@ -40,6 +40,27 @@ async def test_a_freed_slot_carries_the_next_request_out_before_the_answer_is_de
     assert events == ["second sends", "first decodes"]
 
 
+async def test_a_request_sent_from_a_task_of_its_own_still_goes_out_before_the_decode():
+    window, events = SendWindow(1), []
+
+    async def first() -> None:
+        async with window:
+            await asyncio.sleep(0.001)
+        await window.sends_first()
+        events.append("first decodes")
+
+    async def on_the_wire() -> None:
+        events.append("second sends")
+        await asyncio.sleep(0.001)
+
+    async def second() -> None:
+        async with window:
+            await asyncio.create_task(on_the_wire())  # as a single flight sends a read
+
+    await asyncio.gather(first(), second())
+    assert events == ["second sends", "first decodes"]
+
+
 async def test_a_request_cancelled_as_its_slot_arrives_passes_the_slot_on():
     window = SendWindow(1)
     holder_release = asyncio.Event()
