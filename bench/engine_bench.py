@@ -152,40 +152,55 @@ async def bench_cpu_per_request(base: str, engine: Engine) -> None:
     )
 
 
-async def raw_floor(base: str, count: int, window: int, rounds: int = 20) -> float:
+class RawFanOut:
     """The same requests with plain aiohttp and a semaphore, as one would write them by hand."""
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=256)) as session:
-        gate = asyncio.Semaphore(window)
 
+    def __init__(self, base: str, count: int, window: int):
+        self.base, self.count, self.window = base, count, window
+
+    async def __aenter__(self) -> RawFanOut:
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=256))
+        self.gate = asyncio.Semaphore(self.window)
+        await self.run()  # connections opened
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.session.close()
+
+    async def run(self) -> float:
         async def one(i: int) -> None:
-            async with gate, session.get(f"{base}/slow?ms=20&id={i}") as r:
+            async with self.gate, self.session.get(f"{self.base}/slow?ms=20&id={i}") as r:
                 await r.json()
 
-        times = []
-        for _ in range(rounds + 1):
+        start = time.perf_counter()
+        await asyncio.gather(*(one(i) for i in range(self.count)))
+        return time.perf_counter() - start
+
+
+async def timed_rounds(engine: Engine, script: str, context: dict, raw: RawFanOut, rounds: int = 30):
+    """The engine and the hand-written floor in alternate rounds (drift hits both alike)."""
+    await engine.execute(script, context=context)
+    times, floor = [], []
+    with StealMeter() as steal:
+        for _ in range(rounds):
             start = time.perf_counter()
-            await asyncio.gather(*(one(i) for i in range(count)))
+            result = await engine.execute(script, context=context)
             times.append(time.perf_counter() - start)
-        return statistics.median(times[1:])
+            floor.append(await raw.run())
+    return result, times, floor, steal
 
 
 async def bench_fan_out(base: str, engine: Engine, upstream: str) -> None:
     ids = [str(i) for i in range(100)]
     script = 'return select id from slow where id in ("{ids}")'
     window = engine.config.settings.max_nested_requests
-    await engine.execute(script, context={"ids": ids})
-    times = []
-    with StealMeter() as steal:
-        for _ in range(30):
-            start = time.perf_counter()
-            result = await engine.execute(script, context={"ids": ids})
-            times.append(time.perf_counter() - start)
+    async with RawFanOut(base, 100, window) as raw:
+        result, times, floor, steal = await timed_rounds(engine, script, {"ids": ids}, raw)
     assert len(result.value) == 2000 and len(result.diagnostics.calls) == 100
-    floor = await raw_floor(base, 100, window)
     print(
         f"(c) in-fan-out of 100 values, 20 ms upstream ({upstream}), window (maxNestedRequests) {window}: "
         f"p50 {statistics.median(times) * 1e3:.1f} ms, max {max(times) * 1e3:.1f} ms; plain aiohttp with "
-        f"the same window {floor * 1e3:.1f} ms (target < 45 ms); {steal}"
+        f"the same window {statistics.median(floor) * 1e3:.1f} ms (target < 45 ms); {steal}"
     )
 
 
@@ -216,18 +231,12 @@ async def bench_parallel(engine: Engine, upstream: str) -> None:
         + ", ".join(f'"{{r{i}}}"' for i in range(10))
         + "]"
     )
-    await engine.execute(script)
-    times = []
-    with StealMeter() as steal:
-        for _ in range(30):
-            start = time.perf_counter()
-            await engine.execute(script)
-            times.append(time.perf_counter() - start)
-    floor = await raw_floor(engine.config.data["timed"], 10, 10, rounds=30)
+    async with RawFanOut(engine.config.data["timed"], 10, 10) as raw:
+        _, times, floor, steal = await timed_rounds(engine, script, {}, raw)
     print(
         f"(d) 10 independent statements, 20 ms upstream ({upstream}): p50 {statistics.median(times) * 1e3:.1f} ms, "
-        f"max {max(times) * 1e3:.1f} ms; 10 parallel plain aiohttp GETs {floor * 1e3:.1f} ms (target < 26 ms); "
-        f"{steal}"
+        f"max {max(times) * 1e3:.1f} ms; 10 parallel plain aiohttp GETs {statistics.median(floor) * 1e3:.1f} ms "
+        f"(target < 26 ms); {steal}"
     )
 
 
@@ -239,7 +248,7 @@ def start_upstream(*args: str) -> tuple[subprocess.Popen, str]:
 
 async def main() -> None:
     upstream, base = start_upstream()
-    precise, precise_base = None, base
+    precise: subprocess.Popen | None = None
     try:
         tables = ROOT / ".tables"
         tables.mkdir(exist_ok=True)
@@ -248,20 +257,24 @@ async def main() -> None:
             settle_heap()  # as ``qlgate serve`` does once a process has loaded (the engine runs there)
             await bench_overhead(base, engine)
             await bench_cpu_per_request(base, engine)
-        # the timed figures, with the precise upstream (it keeps a core busy) up only meanwhile
-        precise, precise_base = start_upstream("--precise")
-        fixtures = (("precise", precise_base), ("loop timers", base))
-        for window in (50, 100):
-            for name, timed in fixtures:
+        # the timed figures: on the loop-timer upstream, then on the precise one, which keeps
+        # a core busy and so is up only while its own figures are taken
+        for name in ("loop timers", "precise"):
+            if name == "precise":
+                precise, timed = start_upstream("--precise")
+            else:
+                timed = base
+            for window in (50, 100):
                 config = {"base": base, "timed": timed, "maxNestedRequests": window}
                 async with Engine(tables=tables, config=config) as engine:
                     settle_heap()
                     await bench_fan_out(timed, engine, name)
                     if window == 50:
                         await bench_parallel(engine, name)
-        precise.terminate()
-        precise.wait(5)
-        precise = None
+            if precise is not None:
+                precise.terminate()
+                precise.wait(5)
+                precise = None
         async with Engine(tables=tables, config={"base": base, "timed": base, "maxNestedRequests": 1000}) as engine:
             settle_heap()
             await bench_thousand(engine)

@@ -15,7 +15,11 @@ turn of the loop: a read goes out from the task of its single flight
 (``cache/flight.py``), which starts a turn later. So the decoders are woken a
 turn after the last slot was taken, behind that task, not beside it; and a
 request that finds no slot free is not even built until the requests that have
-one have gone out (``TableCall``).
+one have gone out (``TableCall``). Counting turns holds for the common read: a
+memory cache, no back-off, no limit to wait for, a kept-alive connection. Where
+the send waits on something first (a Redis cache's lookup or lock, a back-off, a
+limit, a new connection), decoders may run in that wait, as they could before:
+the order is a matter of speed only, never of what is sent or answered.
 """
 
 from __future__ import annotations
