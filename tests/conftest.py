@@ -238,6 +238,23 @@ async def emulator():
     await running.stop()
 
 
+@pytest.fixture(autouse=True)
+def shared_bodies_unchanged(request):
+    """No run changes a decoded upstream body in place: the readers of one shared answer
+    share its tree (``qlgate/tables/response.py``), so a change would reach another
+    caller's result. Every test checks every body its in-process runs decoded."""
+    from qlgate.tables import response
+
+    if request.node.get_closest_marker("changes_results"):
+        yield
+        return
+    response.shared_bodies = seen = []
+    yield
+    response.shared_bodies = None
+    changed = [table for body, snapshot, table in seen if response._snapshot(body) != snapshot]
+    assert not changed, f"a run changed the decoded answer of {changed[0]} in place"
+
+
 @pytest.fixture(scope="session", autouse=True)
 def session_jobs_database(tmp_path_factory):
     """The same, for gateways that module- and session-scoped fixtures start (before any

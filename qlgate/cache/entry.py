@@ -111,7 +111,10 @@ def safe_url(url: str, mask: Callable[[str], str] | None = None) -> str:
 
 
 def copy_response(response: HttpResponse) -> HttpResponse:
-    """Each waiter on a shared call gets its own response object."""
+    """Each waiter on a shared call gets its own response object, all of them one
+    ``shared`` memo: the body is decoded once for them all."""
+    if response.shared is None:
+        response.shared = {}
     return type(response)(
         response.status,
         dict(response.headers),
@@ -122,4 +125,6 @@ def copy_response(response: HttpResponse) -> HttpResponse:
         ended=response.ended,
         attempts=response.attempts,
         redirects=list(response.redirects),
+        proxy=response.proxy,
+        shared=response.shared,
     )

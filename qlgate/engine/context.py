@@ -77,6 +77,9 @@ class RunContext(Protocol):
     def vars(self) -> dict[str, Any]: ...
     @property
     def credentials(self) -> Credentials: ...
+    @property
+    def shares_answers(self) -> bool:
+        """May its reads take a tree decoded for another run's identical call in flight?"""
 
     # ---- scope (spec §5.2)
     def lookup(self, name: str) -> Any:

@@ -291,6 +291,7 @@ class Engine:
         call_deadline: float | None = None,
         deadline: float | None = None,
         patient: bool = False,
+        shares_answers: bool = False,
     ) -> Result:
         """Run a compiled script under the trust it was compiled with. ``values_only``:
         context names that are data (a request body's members), never a table.
@@ -298,7 +299,10 @@ class Engine:
         (a job's calls must end in bounded time, ``jobs/zk/lease.py``). ``deadline``:
         the ``time.monotonic()`` by which the run must be done (a gateway request's);
         no call waits for back-off, ``Retry-After`` or a limit past it. ``patient``: a
-        job's run, whose calls wait for their API types' limits as long as it may last."""
+        job's run, whose calls wait for their API types' limits as long as it may last.
+        ``shares_answers``: the result is only read (encoded, stored), never changed, so
+        its reads may share the tree decoded for another run's identical call in flight
+        instead of decoding a copy each; the default gives each run values of its own."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(
             self,
@@ -314,6 +318,7 @@ class Engine:
             call_deadline=call_deadline,
             deadline=deadline,
             patient=patient,
+            shares_answers=shares_answers,
         )
         try:
             value, headers = await run.execute()

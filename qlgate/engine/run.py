@@ -61,6 +61,7 @@ class Run:
         call_deadline: float | None = None,
         deadline: float | None = None,
         patient: bool = False,
+        shares_answers: bool = False,
     ):
         self.engine = engine
         self.plan = plan
@@ -88,6 +89,7 @@ class Run:
         self._call_deadline = call_deadline
         self._deadline = deadline
         self._patient = patient
+        self.shares_answers = shares_answers
         self._sender: Sender | None = None
 
     @property

@@ -183,8 +183,14 @@ class TableCall:
     async def _read(self, response: HttpResponse, view: ParamView) -> Any:
         hooks = self.hooks
         try:
+            run = self.run
             return await read_answer(
-                response, view, hooks, self.run.secrets, mask_echoes=self.mask_echoes or bool(hooks.credentials_used)
+                response,
+                view,
+                hooks,
+                run.secrets,
+                mask_echoes=self.mask_echoes or bool(hooks.credentials_used),
+                share=run.shares_answers,
             )
         except UpstreamError as e:
             if e.details.get("upstream_status") != 429 or isinstance(e, UpstreamThrottled):

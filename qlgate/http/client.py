@@ -20,6 +20,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from ..errors import UpstreamTimeout, UpstreamUnavailable
@@ -61,6 +62,9 @@ class HttpResponse:
     attempts: int = 1
     redirects: list[str] = field(default_factory=list)
     proxy: str | None = None  # the proxy the last hop went through (its URL without credentials)
+    # what the readers of one answer shared by several (single flight) share of it: its
+    # decoded body, read once (``tables/response.py``); None while it has one reader
+    shared: dict[str, Any] | None = None
 
 
 def _decode_content(body: bytes, encoding: str, limit: int, url: str) -> bytes:

@@ -83,6 +83,7 @@ class EngineRunner:
                 call_gate=self.gate,
                 call_deadline=self.call_deadline,
                 patient=True,  # a job's calls wait for their API types' limits as long as the run may
+                shares_answers=True,  # the result is stored, nothing else
             )
         except QlError as error:
             raise JobFailed(secrets.mask(str(error))) from None

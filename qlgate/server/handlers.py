@@ -191,6 +191,7 @@ async def _execute(
                 request_id=request_id,
                 values_only=values_only,
                 deadline=time.monotonic() + seconds,  # no back-off or Retry-After wait outlasts it
+                shares_answers=True,  # the result is encoded, nothing else
             )
     except QlError as error:
         return error_response(error, workspace, diagnostics)

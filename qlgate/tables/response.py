@@ -27,57 +27,83 @@ if TYPE_CHECKING:
     from ..http.codecs import TransformFailure
 
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_UNREAD = object()  # no reader of a shared answer has decoded it yet
+
+# Set to a list by the test suite (tests/conftest.py): every decoded body a shared answer's
+# readers could share, with its snapshot and table, so that each test can check that no
+# run changed one in place (which, shared, would change another caller's result)
+shared_bodies: list[tuple[Any, str, str]] | None = None
 
 
 async def read_answer(
-    response: HttpResponse, view: ParamView, hooks: CallHooks, secrets: Secrets, *, mask_echoes: bool = False
+    response: HttpResponse,
+    view: ParamView,
+    hooks: CallHooks,
+    secrets: Secrets,
+    *,
+    mask_echoes: bool = False,
+    share: bool = False,
 ) -> Any:
     """The result set of one answer, or a typed error: ``UpstreamError`` for a status
     outside 2xx, ``TransformError`` for a body that cannot be read as its type.
-    ``mask_echoes``: mask secrets inside the answer itself (a caller's script reads it)."""
-    codecs = _codecs()
+    ``mask_echoes``: mask secrets inside the answer itself (a caller's script reads it).
+    ``share``: the tree may be one decoded for another reader of the same answer
+    (``Engine.run_compiled``'s ``shares_answers``)."""
     mapping, name = hooks.mapping, hooks.table.name
     has_patch = hooks.patch is not None  # most tables have no patch: one test for all five hooks
     headers = response.headers
-    text: str | None = None
-    content_type = headers.get("content-type")
-    if has_patch and hooks.has("parse_response"):
-        parsed = await hooks.call(
-            "parse_response", view, uri=response.url, status=response.status, headers=headers, body=response.body
-        )
-        if isinstance(parsed, dict):
-            text = parsed.get("content")
-            content_type = parsed.get("type") or content_type
-        elif isinstance(parsed, str):
-            text = parsed
-    essence, mparams = codecs.parse_media_type(content_type)
+    # the readers of one shared answer (single flight) decode it once and share the tree:
+    # nothing after this changes a value in place (what changes is copied: tables/shapes.py,
+    # the engine), and the runs that share only read their results. Not where a patch could
+    # change it, nor where this reader's echoed secrets are masked
+    shared = response.shared if share and not (has_patch or mask_echoes) else None
+    body: Any = _UNREAD if shared is None else shared.get("body", _UNREAD)
     failure: TransformFailure | None = None
-    if text is None:
-        try:
-            text = codecs.decode_text(response.body, mparams.get("charset"))
-        except codecs.CharsetError as e:  # as for a failed transformation, the status still decides (§10.7)
-            failure, text = e, response.body.decode("utf-8", errors="replace")
-    if mask_echoes:
-        # an upstream that echoes a credential a table sent must not hand it to a caller's
-        # script, where comparisons and filters could read it without ever printing it
-        text = secrets.mask(text)
-    if has_patch and hooks.has("patch_media_type"):
-        override = await hooks.call(
-            "patch_media_type", view, uri=response.url, status=response.status, headers=headers, body=text
-        )
-        if isinstance(override, str) and override:
-            essence, mparams = codecs.parse_media_type(override)
-    body: Any = text
-    if failure is None:
-        try:
-            body = codecs.transform(text, essence, mparams)
-        except codecs.TransformFailure as e:
-            failure = e
-        else:
-            if mask_echoes and _has_escapes(text):
-                # JSON and XML escapes (\u0041, \/, &#65;) can spell a secret the text
-                # above did not show: mask the values they decoded to as well
-                body = secrets.mask_value(body)
+    if body is _UNREAD:
+        codecs = _codecs()
+        text: str | None = None
+        content_type = headers.get("content-type")
+        if has_patch and hooks.has("parse_response"):
+            parsed = await hooks.call(
+                "parse_response", view, uri=response.url, status=response.status, headers=headers, body=response.body
+            )
+            if isinstance(parsed, dict):
+                text = parsed.get("content")
+                content_type = parsed.get("type") or content_type
+            elif isinstance(parsed, str):
+                text = parsed
+        essence, mparams = codecs.parse_media_type(content_type)
+        if text is None:
+            try:
+                text = codecs.decode_text(response.body, mparams.get("charset"))
+            except codecs.CharsetError as e:  # as for a failed transformation, the status still decides (§10.7)
+                failure, text = e, response.body.decode("utf-8", errors="replace")
+        if mask_echoes:
+            # an upstream that echoes a credential a table sent must not hand it to a caller's
+            # script, where comparisons and filters could read it without ever printing it
+            text = secrets.mask(text)
+        if has_patch and hooks.has("patch_media_type"):
+            override = await hooks.call(
+                "patch_media_type", view, uri=response.url, status=response.status, headers=headers, body=text
+            )
+            if isinstance(override, str) and override:
+                essence, mparams = codecs.parse_media_type(override)
+        body = text
+        if failure is None:
+            try:
+                body = codecs.transform(text, essence, mparams)
+            except codecs.TransformFailure as e:
+                failure = e
+            else:
+                if mask_echoes and _has_escapes(text):
+                    # JSON and XML escapes (\u0041, \/, &#65;) can spell a secret the text
+                    # above did not show: mask the values they decoded to as well
+                    body = secrets.mask_value(body)
+                elif not has_patch and not mask_echoes:
+                    if shared is not None:
+                        shared["body"] = body
+                    if shared_bodies is not None:
+                        shared_bodies.append((body, _snapshot(body), name))
     status = response.status
     if has_patch and hooks.has("patch_status"):
         patched = await hooks.call("patch_status", view, uri=response.url, status=status, headers=headers, body=body)
@@ -96,7 +122,7 @@ async def read_answer(
         raise TransformError(
             f"{name}: cannot read the {essence} response of {masked_uri}: {failure}",
             uri=masked_uri,
-            body=secrets.mask(text[:2000]),
+            body=secrets.mask((text or "")[:2000]),
         )
     if has_patch and hooks.has("patch_response"):
         replaced = await hooks.call("patch_response", view, uri=response.url, status=status, headers=headers, body=body)
@@ -120,3 +146,8 @@ def _has_escapes(text: str) -> bool:
     """Could decoding have spelled out text the raw answer did not show? Plain substring
     tests first: a regex over a whole answer costs some 30 µs per 6 KB."""
     return "\\" in text or "&#" in text or ("%" in text and _PERCENT_ESCAPE.search(text) is not None)
+
+
+def _snapshot(body: Any) -> str:
+    """What a shared body holds, to compare after the test (``shared_bodies``)."""
+    return repr(body)

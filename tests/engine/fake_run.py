@@ -61,6 +61,7 @@ class FakeRun:
         self.routes: list = []
         self.request: RequestInfo | None = None
         self.request_id: str | None = None
+        self.shares_answers = False
         self.vars: dict[str, Any] = dict(variables or {})
         self.budget = Budget(self.settings.script_budget)
         self.answers = answers or {}

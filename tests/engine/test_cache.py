@@ -156,6 +156,7 @@ async def test_compute_key_hook_chooses_the_key(upstream, engine_for):
     assert calls(upstream) == 2
 
 
+@pytest.mark.changes_results
 async def test_concurrent_identical_reads_without_expires_share_one_call(upstream, engine_for):
     upstream.reply("GET", "/item", json_body={"id": 7}, delay=0.3)
     engine = engine_for(TABLES)
@@ -169,6 +170,21 @@ async def test_concurrent_identical_reads_without_expires_share_one_call(upstrea
     assert results[1].value == {"id": 7}
     await run(engine, SCRIPT.format(table="n.item"))  # not cached: nothing in flight now
     assert calls(upstream) == 2
+
+
+async def test_runs_that_only_read_their_results_share_the_decoded_answer(upstream, engine_for):
+    # the gateway's runs encode their result and drop it: one decode serves every reader
+    # of a shared call; a run whose result is handed back to Python code gets its own
+    upstream.reply("GET", "/item", json_body={"id": 7, "tags": ["a", "b"]}, delay=0.3)
+    engine = engine_for(TABLES)
+    compiled = engine.compile(SCRIPT.format(table="n.item"))
+    readers = [engine.run_compiled(compiled, shares_answers=True) for _ in range(3)]
+    results = await asyncio.gather(*readers, engine.run_compiled(compiled))
+    assert calls(upstream) == 1
+    first, second, third, own = (r.value for r in results)
+    assert first == own == {"id": 7, "tags": ["a", "b"]}
+    assert first is second is third
+    assert own is not first and own["tags"] is not first["tags"]
 
 
 async def test_posts_are_never_coalesced(upstream, engine_for):
