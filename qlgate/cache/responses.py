@@ -46,9 +46,11 @@ class Backend(Protocol):
     async def close(self) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CachePlan:
-    """What one request may do with the cache, decided by its table call."""
+    """What one request may do with the cache, decided by its table call. Not changed
+    once made (not frozen: a frozen dataclass's ``__init__`` costs twice as much, and
+    one is made per read)."""
 
     # the cache key (also the single-flight key): a SHA-256 text; a tuple when the answer
     # is not to be stored (``keys.StatementKeys.flight_keyed``, never leaves the process)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -91,17 +92,16 @@ class Run:
         self._patient = patient
         self.shares_answers = shares_answers
         self._sender: Sender | None = None
+        self._readonly_vars: MappingProxyType | None = None
 
     @property
     def sender(self) -> Sender:
         """What sends the run's upstream calls: made by the first call, so a script that
         calls nothing imports no HTTP client (``qlgate run -e 'return 1;'`` starts fast)."""
         if self._sender is None:
-            from .sending import Sender
-
             engine, trust = self.engine, self.trust
             # a caller's calls are checked against the host allow-list (redirects too)
-            self._sender = Sender(
+            self._sender = _sender_type()(
                 engine.http,
                 self.diagnostics,
                 self.secrets,
@@ -177,7 +177,10 @@ class Run:
         return name in self.plan.assigned or (name in self.context and name not in self.values_only)
 
     def readonly_vars(self) -> MappingProxyType:
-        return MappingProxyType(self.vars)
+        view = self._readonly_vars
+        if view is None:  # one view for every call of the run: ``vars`` is never rebound
+            view = self._readonly_vars = MappingProxyType(self.vars)
+        return view
 
     def assign(self, name: str, value: Any) -> None:
         if value is not MISSING:
@@ -378,6 +381,16 @@ class Run:
             value = statements.operand_text(self, pair.value)
             headers[name] = value
         return headers
+
+
+@cache
+def _sender_type() -> type[Sender]:
+    """``Sender``, imported by the first run that calls anything (so ``qlgate run -e
+    'return 1;'`` imports no HTTP client); once, not per run (an import statement
+    costs about a microsecond even when the module is loaded)."""
+    from .sending import Sender
+
+    return Sender
 
 
 def _holds_items(node: Any) -> bool:

@@ -147,8 +147,8 @@ class Sender:
         response, source = await cache.fetch(plan, request.method, send)
         if source == "sent":
             return response
-        if check is not None:
-            for url in (*response.redirects, response.url):
+        if check is not None and (response.redirects or response.url != request.url):
+            for url in (*response.redirects, response.url):  # where the shared answer came from
                 check(url)
         diagnostics.calls.append(
             CallRecord(

@@ -121,7 +121,7 @@ def request_info(request: web.Request, route_params: dict[str, str] | None = Non
     """What a script may read of the incoming request. The caller's credentials
     (Authorization, Cookie) are not among them: they are the gateway's business."""
     query = {k: v for k, v in _multi(list(request.query.items())).items() if k not in RESERVED_QUERY}
-    headers = {k.lower(): v for k, v in request.headers.items() if k.lower() not in HIDDEN_HEADERS}
+    headers = {name: v for k, v in request.headers.items() if (name := k.lower()) not in HIDDEN_HEADERS}
     connection = {"remoteAddress": request.remote}
     return RequestInfo(query, headers, connection, route_params or {})
 
