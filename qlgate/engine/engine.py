@@ -51,6 +51,8 @@ class Compiled:
     inline: tuple[Table, ...]
     trust: Trust = field(default_factory=Trust.deployer)
     writes: bool = False  # may change something upstream (the gateway runs those on POST only)
+    # may its runs share decoded answers with other runs (``Engine._shares_safely``)?
+    shareable: bool = False
 
 
 @dataclass
@@ -249,7 +251,35 @@ class Engine:
         writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(
             m.method != "get" for table in inline for m in table.mappings.values()
         )
-        return Compiled(plan, tuple(inline), trust, writes)
+        return Compiled(plan, tuple(inline), trust, writes, self._shares_safely(parsed, inline))
+
+    def _shares_safely(self, parsed: ast.Script, inline: list[Table]) -> bool:
+        """May the runs of this script read answers decoded for other runs' identical calls
+        (``run_compiled``'s ``shares_answers``)? Not if it hands values to deployer Python
+        code, which may change them in place: a UDF, or the patch, ``auth using`` module or
+        Jinja body of a table it calls (a hook sees the run's variables and parameters, a
+        template its parameters). The engine itself changes no value in place."""
+        tables = TableRegistry(tuple(inline), parent=self.tables) if inline else self.tables
+        for node in walk(parsed):
+            if isinstance(node, (ast.Require, ast.UdfCall, ast.UdfCondition)):
+                return False
+            if not isinstance(node, ast.Source):
+                continue
+            try:
+                table = tables.find(node.name)
+            except QlError:  # ambiguous: the run will say so
+                return False
+            if table is None:
+                continue  # a variable (or an unknown table, an error at run time)
+            for mapping in table.mappings.values():
+                body = mapping.body
+                if (
+                    mapping.patch is not None
+                    or mapping.auth is not None
+                    or (body is not None and body.engine == "jinja")
+                ):
+                    return False
+        return True
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names: its own directory (the
@@ -302,7 +332,8 @@ class Engine:
         job's run, whose calls wait for their API types' limits as long as it may last.
         ``shares_answers``: the result is only read (encoded, stored), never changed, so
         its reads may share the tree decoded for another run's identical call in flight
-        instead of decoding a copy each; the default gives each run values of its own."""
+        instead of decoding a copy each (only where the script hands no value to deployer
+        code: ``Compiled.shareable``); the default gives each run values of its own."""
         tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
         run = Run(
             self,
@@ -318,7 +349,7 @@ class Engine:
             call_deadline=call_deadline,
             deadline=deadline,
             patient=patient,
-            shares_answers=shares_answers,
+            shares_answers=shares_answers and compiled.shareable,
         )
         try:
             value, headers = await run.execute()

@@ -187,6 +187,60 @@ async def test_runs_that_only_read_their_results_share_the_decoded_answer(upstre
     assert own is not first and own["tags"] is not first["tags"]
 
 
+UDFS = {
+    "u.py": "def top(ctx, rows):\n"
+    "    rows.sort(key=lambda r: -r['p'])  # in place, as Python code may\n"
+    "    return rows[:1]\n"
+    "\n"
+    "def tag(ctx):\n"
+    "    for row in ctx.rows:\n"
+    "        row['tagged'] = True\n"
+    "    return ctx.rows\n",
+}
+
+
+@pytest.mark.changes_results  # the UDFs change their rows on purpose
+async def test_a_run_that_hands_values_to_udfs_never_shares_them(upstream, engine_for):
+    # deployer code may change what it is given in place: such a run decodes its own copy,
+    # so a concurrent plain run's answer stays as the upstream sent it
+    upstream.reply("GET", "/item", json_body=[{"id": 1, "p": 1}, {"id": 2, "p": 9}], delay=0.3)
+    engine = engine_for({**TABLES, **UDFS})
+    plain = engine.compile(SCRIPT.format(table="n.item"))
+    sorter = engine.compile('u = require("u.py"); hits = select * from n.item where id = "7"; return u.top(hits);')
+    tagger = engine.compile('u = require("u.py"); return select * from n.item where id = "7" and u.tag();')
+    assert plain.shareable and not sorter.shareable and not tagger.shareable
+    results = await asyncio.gather(
+        *(engine.run_compiled(c, shares_answers=True) for c in (sorter, tagger, plain, plain))
+    )
+    assert calls(upstream) == 1
+    top, tagged, first, second = (r.value for r in results)
+    assert top == [{"id": 2, "p": 9}] and all(row["tagged"] for row in tagged)
+    assert first == second == [{"id": 1, "p": 1}, {"id": 2, "p": 9}]
+    assert first is second
+
+
+@pytest.mark.changes_results  # the patch changes a variable's value on purpose
+async def test_a_run_that_calls_a_patched_table_never_shares_its_answers(upstream, engine_for):
+    # a patch's hooks see the run's variables (ctx.vars), and may change them in place
+    upstream.reply("GET", "/item", json_body=[{"id": 1}], delay=0.3)
+    upstream.reply("GET", "/other", json_body={"ok": 1})
+    engine = engine_for(
+        {
+            **TABLES,
+            "o.ql": "create table o.other on select get from '{config.base}/other?q={q}' using patch 'o.py'",
+            "o.py": "def patch_uri(ctx):\n    ctx.vars['hits'].append({'id': 'from a patch'})\n",
+        }
+    )
+    patched = engine.compile(
+        'hits = select * from n.item where id = "7"; return select * from o.other where q = "{hits.length}";'
+    )
+    plain = engine.compile(SCRIPT.format(table="n.item"))
+    assert not patched.shareable
+    results = await asyncio.gather(*(engine.run_compiled(c, shares_answers=True) for c in (patched, plain)))
+    assert calls(upstream) == 1
+    assert results[1].value == [{"id": 1}]
+
+
 async def test_posts_are_never_coalesced(upstream, engine_for):
     upstream.reply("POST", "/item", json_body={"id": 7}, delay=0.2)
     engine = engine_for(TABLES)
