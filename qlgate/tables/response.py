@@ -54,8 +54,9 @@ async def read_answer(
     headers = response.headers
     # the readers of one shared answer (single flight) decode it once and share the tree:
     # nothing after this changes a value in place (what changes is copied: tables/shapes.py,
-    # the engine), and the runs that share only read their results. Not where a patch could
-    # change it, nor where this reader's echoed secrets are masked
+    # the engine), the runs that share only read their results and hand no value to deployer
+    # code (``Compiled.shareable``). Not where a patch could change it, nor where this
+    # reader's echoed secrets are masked
     shared = response.shared if share and not (has_patch or mask_echoes) else None
     body: Any = _UNREAD if shared is None else shared.get("body", _UNREAD)
     failure: TransformFailure | None = None
