@@ -222,7 +222,18 @@ async def _script_of(request: web.Request) -> str | None:
     if ctype in ("", "text/plain", "application/octet-stream", "application/x-qlgate"):
         return body_text(raw, request)
     if ctype == "application/x-www-form-urlencoded":
-        return dict(parse_qsl(body_text(raw, request), keep_blank_values=True)).get("s")
+        text = body_text(raw, request)
+        script = dict(parse_qsl(text, keep_blank_values=True)).get("s")
+        if script is None and text.strip():
+            # what ``curl -d 'return 1;'`` sends: curl labels any --data as a form. Say how
+            # to send it, rather than guess at a script from a body that may have lost its
+            # ``+`` and ``%`` to form decoding.
+            raise InvalidRequestBody(
+                "the body is a form (application/x-www-form-urlencoded) with no field s: send the "
+                "script as the form field s (curl --data-urlencode 's=…'), or as text "
+                "(curl -H 'Content-Type: text/plain' --data-binary …)"
+            )
+        return script
     if ctype == "application/json":
         try:
             body = load_json(body_text(raw, request))

@@ -77,3 +77,25 @@ def test_a_form_post_and_curl_data_urlencode_run_the_script(gateway):
         ["curl", "-s", "--data-urlencode", f"s={script}", f"{gateway}/q"], capture_output=True, text=True, timeout=30
     )
     assert json.loads(curl.stdout) == {"n": 3, "text": "a+b & c=d%20"}
+
+
+def test_curl_data_without_s_says_how_to_send_the_script(gateway):
+    """``curl -d 'return 1;'`` labels the script a form; the answer says what to send
+    instead, not a bare "missing query"."""
+    curl = subprocess.run(
+        ["curl", "-s", "-w", "\\n%{http_code}", "-d", 'return "1 + 2";', f"{gateway}/q"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    body, status = curl.stdout.rsplit("\n", 1)
+    error = json.loads(body)
+    assert status == "400" and error["type"] == "InvalidRequestBody", curl.stdout
+    assert "no field s" in error["err"] and "--data-urlencode 's=" in error["err"] and "text/plain" in error["err"]
+    as_text = subprocess.run(
+        ["curl", "-s", "-H", "Content-Type: text/plain", "--data-binary", 'return "1 + 2";', f"{gateway}/q"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert json.loads(as_text.stdout) == "1 + 2"  # the way the error names works, its + kept
