@@ -251,15 +251,19 @@ class Engine:
         writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(
             m.method != "get" for table in inline for m in table.mappings.values()
         )
-        return Compiled(plan, tuple(inline), trust, writes, self._shares_safely(parsed, inline))
+        return Compiled(plan, tuple(inline), trust, writes, self._shares_safely(parsed, tuple(inline)))
 
-    def _shares_safely(self, parsed: ast.Script, inline: list[Table]) -> bool:
+    def _registry(self, inline: tuple[Table, ...]) -> TableRegistry:
+        """The tables a script sees: its own inline ones before the engine's."""
+        return TableRegistry(inline, parent=self.tables) if inline else self.tables
+
+    def _shares_safely(self, parsed: ast.Script, inline: tuple[Table, ...]) -> bool:
         """May the runs of this script read answers decoded for other runs' identical calls
         (``run_compiled``'s ``shares_answers``)? Not if it hands values to deployer Python
         code, which may change them in place: a UDF, or the patch, ``auth using`` module or
         Jinja body of a table it calls (a hook sees the run's variables and parameters, a
         template its parameters). The engine itself changes no value in place."""
-        tables = TableRegistry(tuple(inline), parent=self.tables) if inline else self.tables
+        tables = self._registry(inline)
         for node in walk(parsed):
             if isinstance(node, (ast.Require, ast.UdfCall, ast.UdfCondition)):
                 return False
@@ -334,7 +338,7 @@ class Engine:
         its reads may share the tree decoded for another run's identical call in flight
         instead of decoding a copy each (only where the script hands no value to deployer
         code: ``Compiled.shareable``); the default gives each run values of its own."""
-        tables = TableRegistry(compiled.inline, parent=self.tables) if compiled.inline else self.tables
+        tables = self._registry(compiled.inline)
         run = Run(
             self,
             compiled.plan,
