@@ -128,7 +128,7 @@ async def test_a_header_name_that_is_not_a_token_is_a_400_naming_it(gateway, ups
         status, body = await q(client, literal)
         assert status == 400 and "not an HTTP token" in body["err"] and body["line"] == 1, body
         built = (
-            f'h = "{name}"; create table t on select get from \'{upstream.base}/items\' '
+            f"h = \"{name}\"; create table t on select get from '{upstream.base}/items' "
             "using headers '{h}' = 'x'; return select * from t;"
         )
         status, body = await q(client, built)

@@ -64,7 +64,7 @@ async def test_a_job_of_6_kb_in_one_read_is_read_whole_and_the_next_request_is_i
     script = padding + "return select * from items;"
     reader, writer = await connect(gateway)
     writer.write(post_job(script) + b"GET /jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    status, headers, body = await read_answer(reader)
+    status, _, body = await read_answer(reader)
     assert status == 202, body
     job = json.loads(body)["id"]
     status, _, body = await read_answer(reader)
@@ -84,7 +84,7 @@ async def test_a_body_that_never_arrives_is_408_on_the_jobs_api_too(gateway, mon
 
 async def test_a_client_gone_mid_body_is_one_access_log_line_and_no_traceback(gateway, caplog):
     caplog.set_level(logging.INFO)
-    reader, writer = await connect(gateway)
+    _, writer = await connect(gateway)
     whole = post_job("return 1;")
     writer.write(whole[: len(whole) - 5])
     await asyncio.sleep(0.1)

@@ -73,9 +73,11 @@ def test_a_gateway_whose_stderr_is_not_read_keeps_serving_and_stops_on_sigterm(t
     (tmp_path / "config.json").write_text("{}")
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "qlgate", "serve", "--port", str(port), "--workers", "1"]
-        + ["--tables", str(tmp_path / "tables"), "--routes", str(tmp_path / "routes")]
-        + ["--config", str(tmp_path / "config.json")],
+        [
+            *(sys.executable, "-m", "qlgate", "serve", "--port", str(port), "--workers", "1"),
+            *("--tables", str(tmp_path / "tables"), "--routes", str(tmp_path / "routes")),
+            *("--config", str(tmp_path / "config.json")),
+        ],
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,  # never read: the pipe fills after a few hundred lines
