@@ -7,7 +7,7 @@ peers (deadlines, the bytes of heads read at once, how many connections) is
 
 What a connection holds to:
 - a request line (the URL) up to ``gateway.maxScriptLength`` of script, header
-  fields up to 8,190 bytes each, ``MAX_HEADER_BYTES`` and ``MAX_HEADERS`` in all,
+  fields up to 8,190 bytes each, 64 KiB and 128 in all (``reader.py`` reads them),
   one ``Host`` (required in HTTP/1.1) and no other single-valued header twice; a
   header name that is not an RFC 9110 token never gets past llhttp; beyond those,
   or bytes that are not HTTP: 400 in the error shape, one access-log line, closed;
@@ -29,17 +29,17 @@ What a connection holds to:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
-from typing import TYPE_CHECKING, NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple
 
 import httptools
 
 from . import accesslog
 from .limits import IDLE_TIMEOUT_S, LINGER_BYTES, LINGER_S, READ_TIMEOUT_S, ConnectionTimer
 from .pipeline import answer
-from .request import MultiMap, Request
+from .reader import RequestReader, Stop
+from .request import Request
 from .response import BadHeader, Response, encode, error_response, json_response
 
 if TYPE_CHECKING:
@@ -47,31 +47,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("qlgate.server")
 
-MAX_FIELD_BYTES = 8190  # a header's name and value
-MAX_HEADERS = 128
-MAX_HEADER_BYTES = 64 * 1024  # all of a head's header fields together
 MAX_QUEUED = 16  # pipelined requests read ahead of their answers; the rest waits unparsed
 FEED_BYTES = 4096  # parsed at a time: a full queue stops the parsing within this many bytes
-
-TOO_LONG = "the request is malformed: its request line or a header is over the size limit"
-BUSY_READING = "the gateway is reading too many request heads at once; try again"
-# RFC 9110's single-valued request headers, refused when given twice
-SINGLETONS = (
-    "Content-Length",
-    "Content-Location",
-    "Content-Range",
-    "Content-Type",
-    "ETag",
-    "Host",
-    "Max-Forwards",
-    "Server",
-    "Transfer-Encoding",
-    "User-Agent",
-)
-
-
-class _Stop(Exception):
-    """Raised in a parser callback: nothing more of this connection is parsed."""
 
 
 class _Queued(NamedTuple):
@@ -93,7 +70,6 @@ class Connection(asyncio.Protocol):
         self.policy = server.gateway.policy
         self.transport: asyncio.Transport | None = None
         self.remote: str | None = None
-        self.parser = httptools.HttpRequestParser(self)
         self.loop = asyncio.get_running_loop()
         self.queue: deque[_Queued] = deque()
         self.backlog: bytes | None = None  # read, not yet parsed: the queue was full
@@ -105,19 +81,8 @@ class Connection(asyncio.Protocol):
         self.lingering = 0  # closing: bytes of the client's still to discard, at most
         self.stopped = False  # nothing more is parsed: the answers read go out, then ``last``, then the close
         self.last: Response | None = None  # a malformed request's answer, once the ones before it are out
-        # the message being read
-        self.in_message = False
-        self.in_head = False
-        self.piece_size = 0  # of the slice being parsed
-        self.message_bytes = 0  # read since the message began (head, chunk framing, body, trailers)
-        self.url = bytearray()
-        self.header_bytes = 0
-        self.headers: list[tuple[str, str]] = []
-        self.body = bytearray()
-        self.request: Request | None = None
-        self.version = "1.1"
         self.expect_continue = False  # a 100 Continue is owed once the answers before it are out
-        self.held = 0  # bytes of the head under way counted against the server's head budget
+        self.reader = RequestReader(self)
 
     # ------------------------------------------------------------------ asyncio
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -129,15 +94,16 @@ class Connection(asyncio.Protocol):
         self.timer.set(IDLE_TIMEOUT_S)
 
     def connection_lost(self, exc: BaseException | None) -> None:
-        if self.in_message and not self.closed and not self.stopped:
-            method = self.request.method if self.request is not None else None
+        reader = self.reader
+        if reader.in_message and not self.closed and not self.stopped:
+            method = reader.request.method if reader.request is not None else None
             accesslog.write_unanswered(
                 self.gateway, 0, self.remote, "the client closed the connection before its request arrived", method
             )
         self.closed = True
         self.timer.stop()
-        self._release_head()
-        self.url, self.body, self.headers, self.backlog = bytearray(), bytearray(), [], None
+        reader.forget()
+        self.backlog = None
         self.server.forget(self)
         if self.writable is not None and not self.writable.done():
             self.writable.set_result(None)
@@ -181,136 +147,45 @@ class Connection(asyncio.Protocol):
 
     def _feed_piece(self, piece: bytes) -> bool:
         """Parse one slice; False once parsing has stopped."""
-        self.piece_size = len(piece)
-        if self.in_message:
-            self.message_bytes += len(piece)
-            # what httptools gathers in memory before a callback sees it (a header value
-            # that never ends, a trailer, chunk framing) is bounded by the bytes that came
-            if self.in_head and not self._hold(len(piece)):
-                return self._stopped_now(self._malformed(BUSY_READING, status=503))
-            if self.message_bytes - len(self.body) > self.server.max_head_bytes + 8 * len(self.body):
-                return self._stopped_now(self._malformed(TOO_LONG))
         try:
-            self.parser.feed_data(piece)
-        except httptools.HttpParserCallbackError:
-            if not self.stopped:  # a bug in a callback, not the client's doing
-                log.exception("failed to read a request from %s", self.remote)
-                self.abort()
-                return False
-        except httptools.HttpParserUpgrade:
-            self.stopped = True  # not switched: answered as a plain request (queued already), then closed
-        except httptools.HttpParserError as error:
-            self.last, self.stopped = self._malformed(_problem(error)), True
+            self.reader.feed(piece)
+        except Stop:
+            pass
+        except httptools.HttpParserCallbackError:  # a bug in a callback, not the client's doing
+            log.exception("failed to read a request from %s", self.remote)
+            self.abort()
+            return False
         if self.stopped:
             self._after_stop()
             return False
         return True
 
-    # ------------------------------------------------------------------ httptools
-    def on_message_begin(self) -> None:
-        self.in_message = self.in_head = True
-        self.message_bytes = self.piece_size
-        if not self._hold(self.piece_size):
-            self._stop(self._malformed(BUSY_READING, status=503))
-        self.url, self.header_bytes, self.headers = bytearray(), 0, []
-        self.body = bytearray()
-        self.request = None
+    # ------------------------------------------------------------------ what the reader tells
+    def request_begun(self) -> None:
         self.expect_continue = False
         self.timer.set(READ_TIMEOUT_S)
 
-    def on_url(self, url: bytes) -> None:
-        self.url += url
-        if len(self.url) > self.policy.max_request_line:
-            self._stop(self._malformed(TOO_LONG))
+    def request_read(self, request: Request, keep_alive: bool, version: str) -> None:
+        self._enqueue(_Queued(request, keep_alive, version, None))
 
-    def on_header(self, name: bytes, value: bytes) -> None:
-        size = len(name) + len(value)
-        self.header_bytes += size
-        if size > MAX_FIELD_BYTES or self.header_bytes > MAX_HEADER_BYTES:
-            self._stop(self._malformed(TOO_LONG))
-        if len(self.headers) >= MAX_HEADERS:
-            self._stop(self._malformed("the request is malformed: it has too many headers"))
-        self.headers.append((name.decode("utf-8", "surrogateescape"), value.decode("utf-8", "surrogateescape")))
+    def continue_owed(self) -> None:
+        self.expect_continue = True
+        self._continue()
 
-    def on_headers_complete(self) -> None:
-        self.in_head = False
-        parser = self.parser
-        raw_target = self.url.decode("utf-8", "surrogateescape")
-        self.url = bytearray()
-        self._release_head()
-        method = parser.get_method().decode("ascii", "replace")
-        self.version = parser.get_http_version()
-        target = _origin_form(raw_target)
-        if target is None:
-            self._stop(self._malformed("the request is malformed: its target is not a path (RFC 9112 §3.2)"))
-        headers = MultiMap(self.headers, fold=True)
-        self.headers = []
-        if headers.distinct() != len(headers):  # a name given twice
-            twice = next((name for name in SINGLETONS if len(headers.getall(name)) > 1), None)
-            if twice is not None:
-                self._stop(self._malformed(f"the request is malformed: the header {twice} is given more than once"))
-        if self.version == "1.1" and "Host" not in headers:
-            self._stop(self._malformed("the request is malformed: HTTP/1.1 needs a Host header (RFC 9112 §3.2)"))
-        chunked = "chunked" in headers.get("Transfer-Encoding", "").lower()
-        length = headers.get("Content-Length")
-        declared = int(length) if length is not None and length.isdigit() else 0
-        request = Request(self.gateway, method, target, headers, self.remote, b"", chunked or declared > 0)
-        self.request = request
-        if declared > self.policy.max_body_bytes:
-            self._refuse(request, _too_large(self.policy.max_body_bytes))  # the body is not read
-        expect = headers.get("Expect")
-        if expect is not None and self.version == "1.1":
-            if expect.lower() != "100-continue":
-                self._refuse(
-                    request,
-                    error_response(
-                        f"Expect: {expect[:60]} is not understood; the gateway knows 100-continue", status=417
-                    ),
-                )
-            self.expect_continue = True
-            self._continue()
+    def stop(self, last: Response | None) -> None:
+        """Read nothing more; answer what was read, then ``last`` (if any), then close."""
+        if not self.stopped:
+            self.stopped, self.last = True, last
 
-    def on_body(self, body: bytes) -> None:
-        self.expect_continue = False  # it sent its body without waiting
-        self.body += body
-        if len(self.body) > self.policy.max_body_bytes and self.request is not None:
-            self._refuse(self.request, _too_large(self.policy.max_body_bytes))
-
-    def on_message_complete(self) -> None:
-        request = self.request
-        self.in_message = False
-        self.expect_continue = False
-        self.request = None
-        if request is None:
-            return
-        request.body = bytes(self.body)
-        self.body = bytearray()
-        self._enqueue(_Queued(request, self.parser.should_keep_alive(), self.version, None))
-
-    # ------------------------------------------------------------------ the head budget
-    def _hold(self, size: int) -> bool:
-        """Count ``size`` more bytes of a head against the server's budget; False if it has no room."""
-        if not self.server.heads.take(size):
-            return False
-        self.held += size
-        return True
-
-    def _stopped_now(self, last: Response) -> bool:
-        """Stop outside a parser callback (``_stop`` raises out of one); False, for ``_feed_piece``."""
-        with contextlib.suppress(_Stop):
-            self._stop(last)
-        self._after_stop()
-        return False
-
-    def _release_head(self) -> None:
-        if self.held:
-            self.server.heads.give_back(self.held)
-            self.held = 0
+    def refuse(self, request: Request, response: Response, version: str) -> None:
+        """Answer ``request`` from its head with ``response`` (in its turn), and read nothing more."""
+        self.queue.append(_Queued(request, False, version, response))
+        self.stop(None)
 
     # ------------------------------------------------------------------ serving
     def _enqueue(self, queued: _Queued) -> None:
         self.queue.append(queued)
-        if not self.in_message:
+        if not self.reader.in_message:
             self.timer.cancel()
         if self.serving is None:
             self.serving = self.loop.create_task(self._serve())
@@ -367,37 +242,16 @@ class Connection(asyncio.Protocol):
         else:
             self._resume_reading()
             self._continue()
-            if not self.in_message:
+            if not self.reader.in_message:
                 self.timer.set(IDLE_TIMEOUT_S)
 
     # ------------------------------------------------------------------ stopping
-    def _malformed(self, problem: str, status: int = 400) -> Response:
-        accesslog.write_unanswered(self.gateway, status, self.remote, problem)
-        response = error_response(problem, status)
-        if status == 503:
-            response.headers["Retry-After"] = "1"
-        return response
-
-    def _stop(self, last: Response | None) -> NoReturn:
-        """Parse nothing more; answer what was read, then ``last`` (if any), then close.
-        Raised out of a parser callback (the rest of the bytes at hand are not parsed)."""
-        if not self.stopped:
-            self.stopped, self.last = True, last
-            self.in_message = self.in_head = False
-            self._release_head()
-        raise _Stop
-
-    def _refuse(self, request: Request, response: Response) -> NoReturn:
-        """Answer ``request`` from its head with ``response`` (in its turn), and read nothing more."""
-        self.queue.append(_Queued(request, False, self.version, response))
-        self._stop(None)
-
     def _after_stop(self) -> None:
         """Once the answers before it are out: the last answer, then close."""
         self._pause_reading()
         self.timer.cancel()
         self.backlog = None
-        self.body = bytearray()
+        self.reader.body = bytearray()
         if self.serving is not None:
             return  # _answer_queue comes back here when it is done
         if self.queue:
@@ -427,7 +281,7 @@ class Connection(asyncio.Protocol):
         self.timer.after(LINGER_S, self.abort)
 
     def close_if_idle(self) -> None:
-        if self.serving is None and not self.in_message:
+        if self.serving is None and not self.reader.in_message:
             self._close_after_answers()
 
     def abort(self) -> None:
@@ -440,12 +294,13 @@ class Connection(asyncio.Protocol):
             self.stopped = True
             self._pause_reading()
             return
-        if self.in_message and self.transport is not None and not self.stopped:
-            method = self.request.method if self.request is not None else None
+        reader = self.reader
+        if reader.in_message and self.transport is not None and not self.stopped:
+            method = reader.request.method if reader.request is not None else None
             problem = f"the request did not arrive within {READ_TIMEOUT_S:g} s"
             accesslog.write_unanswered(self.gateway, 408, self.remote, problem, method)
-            self.stopped, self.in_message = True, False
-            self._release_head()
+            self.stopped = True
+            reader.forget()
             self.transport.write(encode(error_response(problem, status=408), False, False, "1.1"))
             self._close_after_answers()
             return
@@ -461,32 +316,3 @@ class Connection(asyncio.Protocol):
         if not self.reading and self.transport is not None and not self.closed:
             self.reading = True
             self.transport.resume_reading()
-
-
-def _origin_form(target: str) -> str | None:
-    """The path and query of a request target: as it is when it starts with ``/``; an
-    absolute URL's (RFC 9112 §3.2.2, which a server must accept); else None."""
-    if target.startswith("/"):
-        return target
-    for scheme in ("http://", "https://"):
-        if target[: len(scheme)].lower() == scheme:
-            rest = target[len(scheme) :]
-            slash = rest.find("/")
-            question = rest.find("?")
-            if slash == -1 and question == -1:
-                return "/"
-            if slash == -1 or (question != -1 and question < slash):
-                return "/" + rest[question:]
-            return rest[slash:]
-    return None
-
-
-def _too_large(limit: int) -> Response:
-    response = error_response(f"request body is over the {limit}-byte limit (gateway.maxBodyBytes)", status=413)
-    response.close = True
-    return response
-
-
-def _problem(error: Exception) -> str:
-    text = str(error).strip().rstrip(".")
-    return f"the request is malformed: {text[:200]}" if text else "the request is malformed"

@@ -21,9 +21,10 @@ import socket
 from collections.abc import AsyncIterator
 
 from . import accesslog
-from .connection import MAX_HEADER_BYTES, Connection
+from .connection import Connection
 from .gateway import Gateway
 from .limits import HeadBudget
+from .reader import MAX_HEADER_BYTES
 from .response import encode, error_response
 
 log = logging.getLogger("qlgate.server")
