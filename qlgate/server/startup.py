@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +33,7 @@ log = logging.getLogger("qlgate.server")
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
 SINK_CLOSE_S = 2.0  # at exit, how long the log's last lines may take to go out
+CLOSE_S = 10.0  # after the drain, how long closing the job backend and workspace may take
 
 
 def run_gateway(
@@ -71,9 +74,9 @@ async def _serve(
     banner: list[str] | None,
 ) -> None:
     loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
+    stop = Stopping(sink)
     for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
+        loop.add_signal_handler(signum, stop.signalled)
     gateway = await open_gateway(args, config, index, emulator=emulator, banner=banner, sink=sink)
     server = Server(gateway)
     try:
@@ -91,6 +94,35 @@ async def _serve(
         await server.shutdown(DRAIN_SECONDS)
     finally:
         await gateway.close()
+
+
+class Stopping:
+    """SIGTERM or SIGINT. The first drains the server (``DRAIN_SECONDS``) and closes the
+    gateway; should that not be done ``CLOSE_S`` after the drain (a job backend that does
+    not answer, a thread that does not end), a watchdog ends the process. A second
+    signal ends it at once, as an impatient operator means."""
+
+    def __init__(self, sink: LogSink) -> None:
+        self.sink = sink
+        self.signals = 0
+        self._event = asyncio.Event()
+
+    def signalled(self) -> None:
+        self.signals += 1
+        if self.signals > 1:
+            self._exit_now("a second signal")
+        self._event.set()
+        watchdog = threading.Timer(DRAIN_SECONDS + CLOSE_S, self._exit_now, ("it did not stop in time",))
+        watchdog.daemon = True
+        watchdog.start()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+
+    def _exit_now(self, why: str) -> None:
+        self.sink.write(f"qlgate serve: stopped at once: {why}")
+        self.sink.flush(0.5)
+        os._exit(1)
 
 
 async def open_gateway(

@@ -6,6 +6,8 @@ SIGTERM no longer stopped it."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import io
 import json
 import os
@@ -106,3 +108,51 @@ def test_a_gateway_whose_stderr_is_not_read_keeps_serving_and_stops_on_sigterm(t
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
         proc.stderr.close()
+
+
+async def test_a_second_sigterm_during_the_drain_stops_the_gateway_at_once(tmp_path, upstream):
+    """The first SIGTERM drains: a request in flight may take its time (here a 20 s
+    upstream). An operator who signals again means now."""
+    upstream.reply("GET", "/slow", json_body={"ok": 1}, delay=20)
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "slow.ql").write_text("create table slow on select get from '{config.base}/slow'")
+    (tmp_path / "routes").mkdir()
+    (tmp_path / "config.json").write_text(json.dumps({"base": upstream.base}))
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "qlgate", "serve", "--port", str(port), "--workers", "1"),
+            *("--tables", str(tmp_path / "tables"), "--routes", str(tmp_path / "routes")),
+            *("--config", str(tmp_path / "config.json")),
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    loop = asyncio.get_running_loop()
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                await loop.run_in_executor(None, _get, base + "/health", 1)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the gateway did not start"
+                await asyncio.sleep(0.1)
+        slow = loop.run_in_executor(None, _get, base + "/q?s=return%20select%20*%20from%20slow%3B", 30)
+        while not upstream.requests:  # the request is in flight
+            await asyncio.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.sleep(1.0)
+        assert proc.poll() is None  # draining: the request in flight may finish
+        proc.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        await loop.run_in_executor(None, proc.wait, 10)
+        assert time.monotonic() - started < 5 and proc.returncode == 1
+        with contextlib.suppress(OSError):
+            await slow  # cut off with the process
+    finally:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
