@@ -51,9 +51,12 @@ async def test_health_answers_while_the_worst_scripts_compile(gateway):
         stop.set()
         latencies = await probe
     assert compiling > 0.8 and len(latencies) >= 5  # the compiles did take a while (~0.4 s each)
-    # compiled on the loop, a probe would wait out a whole compile (~400 ms here); on the compile
-    # thread it waits at most for a GIL switch or a collection, on a shared and noisy machine
-    assert max(latencies) < 0.2, f"/health took {max(latencies) * 1000:.0f} ms while scripts compiled"
+    # compiled on the loop, a probe would wait out a whole compile (~400 ms on a quiet machine,
+    # more on a loaded one); on the compile thread it waits at most for a GIL switch or a
+    # collection: well under half of one compile, as measured here, whatever the machine's load
+    one_compile = compiling / len(scripts)  # they compile one after another, on one thread
+    bound = max(0.2, one_compile / 2)
+    assert max(latencies) < bound, f"/health took {max(latencies) * 1000:.0f} ms while scripts compiled"
 
 
 async def test_failed_compiles_are_cached(gateway):
