@@ -22,6 +22,7 @@ from ..cache.responses import ResponseCache
 from ..config import Config
 from ..errors import QlError
 from ..lang import ast
+from ..lang.lift import lift
 from ..lang.parser import parse
 from ..lang.walk import walk
 from ..limits.api_types import ApiTypes
@@ -36,6 +37,7 @@ from ..trust import Trust
 from .backoff import BackoffBoard, BackoffSettings
 from .context import RequestInfo
 from .diagnostics import Diagnostics
+from .plan_cache import SharedPlans
 from .planner import Plan, compile_script
 from .run import Run
 
@@ -112,6 +114,7 @@ class Engine:
         self._cache_chars = 0
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
+        self._shapes: SharedPlans[Compiled] = SharedPlans(cache_size, MAX_CACHED_CHARS)  # plan_cache.py
 
     @property
     def http(self) -> HttpClient:
@@ -224,6 +227,20 @@ class Engine:
         return hashlib.blake2b(script.encode("utf-8", "surrogatepass"), digest_size=16).digest(), trust, base_dir
 
     def _compile(self, script: str, trust: Trust, base_dir: Path | None, origin: str | None) -> Compiled:
+        """A script's compilation, from its shape's when one was compiled (``plan_cache``)."""
+        lifted = lift(script)
+        shape = (lifted.key, trust, base_dir) if lifted is not None else None
+        shared = self._shapes.compiled(shape, lifted, script) if shape and lifted else None
+        if shared is not None:
+            return shared
+        compiled, parsed = self._compile_new(script, trust, base_dir, origin)
+        if shape and lifted:
+            self._shapes.learn(shape, lifted, script, parsed, compiled, parse)
+        return compiled
+
+    def _compile_new(
+        self, script: str, trust: Trust, base_dir: Path | None, origin: str | None
+    ) -> tuple[Compiled, ast.Script]:
         parsed = parse(script, origin=origin)
         if self.tables.lazy:
             self._load_named(parsed)
@@ -251,7 +268,7 @@ class Engine:
         writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(
             m.method != "get" for table in inline for m in table.mappings.values()
         )
-        return Compiled(plan, tuple(inline), trust, writes, self._shares_safely(parsed, tuple(inline)))
+        return Compiled(plan, tuple(inline), trust, writes, self._shares_safely(parsed, tuple(inline))), parsed
 
     def _registry(self, inline: tuple[Table, ...]) -> TableRegistry:
         """The tables a script sees: its own inline ones before the engine's."""

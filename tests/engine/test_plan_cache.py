@@ -1,0 +1,107 @@
+"""The plan cache (qlgate/engine/plan_cache.py): scripts that differ only in plain
+``where`` literals share one parse and one set of checks, and each gets the plan a
+compile of its own would have made."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import qlgate.engine.engine as engine_module
+from qlgate.engine.engine import Engine
+from qlgate.engine.plan_cache import plan_outline
+from qlgate.errors import QlError
+from qlgate.trust import Trust
+from tests.conftest import run
+
+SHAPES = [
+    "select id, title from details where id in (select id from finditems where q = {0}) and ms = {1}",
+    "a = select * from t where q = {0} and n = {1}; b = select * from u where z in ({0}, {1}) limit 3\n"
+    "return select x from b where y = {1} || a",
+    "create table own on select get from 'http://h/{{q}}'\n  return select c from own where q = {0} and k = {1}",
+    "if (c) {{ x = select * from t where q = {0} }} else {{ y = select * from u where k = {1} }} return x || y",
+    "insert into t (a) values ({0}); return select * from t where id = {1}",
+]
+TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=10)
+VALUES = st.one_of(TEXT.map(lambda t: '"' + t + '"'), TEXT.map(lambda t: "'" + t + "'"), st.integers().map(str))
+
+
+def fresh(script: str, trust: Trust | None = None):
+    """The compilation of ``script`` by an engine that has seen nothing else."""
+    engine = Engine(config={})
+    return engine._compile_new(script, trust or Trust.deployer(), None, None)[0]
+
+
+def alike(shared, own) -> None:
+    assert plan_outline(shared.plan) == plan_outline(own.plan)
+    assert [t.name for t in shared.inline] == [t.name for t in own.inline]
+    assert (shared.trust, shared.writes, shared.shareable) == (own.trust, own.writes, own.shareable)
+
+
+@pytest.fixture(scope="module")
+def warm():
+    """One engine that has compiled each shape once, with other values."""
+    engine = Engine(config={})
+    for shape in SHAPES:
+        engine.compile(shape.format('"x1"', "5"))
+    return engine
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(SHAPES), VALUES, VALUES)
+def test_a_shared_plan_is_the_plan_of_its_own_compile(warm, shape, a, b):
+    script = shape.format(a, b)
+    try:
+        own = fresh(script)
+    except QlError as error:
+        with pytest.raises(type(error)) as raised:
+            warm.compile(script)
+        assert (raised.value.line, raised.value.column) == (error.line, error.column)
+        return
+    alike(warm.compile(script), own)
+
+
+def test_a_second_value_is_not_parsed(monkeypatch):
+    engine = Engine(config={})
+    engine.compile(SHAPES[0].format('"x1"', '"-1"'))
+    scripts = [SHAPES[0].format(f'"term {i}"', f'"{-i}"') for i in range(20)]
+    own = [fresh(script) for script in scripts]
+    monkeypatch.setattr(engine_module, "parse", lambda *a, **k: pytest.fail("parsed"))
+    for script, expected in zip(scripts, own, strict=True):
+        alike(engine.compile(script), expected)
+
+
+def test_a_limit_is_not_shared():
+    engine = Engine(config={})
+    engine.compile('select * from t where q = "a" limit 1')
+    compiled = engine.compile('select * from t where q = "b" limit 2')
+    assert compiled.plan.script.items[0].choices[0].limit == 2
+
+
+def test_trust_is_part_of_the_key():
+    """A shape a deployer's script compiled is not a caller's: the caller's checks run."""
+    shape = "create table own on select get from 'http://h/{{config.secret}}'\nreturn select * from own where q = {0}"
+    engine = Engine(config={})
+    engine.compile(shape.format('"x1"'))
+    with pytest.raises(QlError, match=r"config\.secret"):
+        engine.compile(shape.format('"x2"'), trust=Trust.for_callers({}, []))
+
+
+def test_errors_point_into_the_script_at_hand():
+    """A run-time error of a shared plan names the script's own line, column and text."""
+    engine = Engine(config={})
+    engine.compile('a = select * from t where q = "x"; b = select * from nowhere.table where k = "y"')
+    script = 'a = select * from t where q = "a much longer term"; b = select * from nowhere.table where k = "y"'
+    statement = plan_outline(engine.compile(script).plan)[0].items[1]
+    assert statement.pos.column == script.index("b =") + 1
+    assert statement.text == script[script.index("b =") :]
+
+
+async def test_runs_of_a_shared_plan_send_what_their_own_would(upstream, engine_for):
+    upstream.reply("GET", "/item", json_body={"ok": True})
+    tables = {"i.ql": "create table i.item on select get from '{config.base}/item?id={id}&n={n}'"}
+    shared = engine_for(tables)
+    await run(shared, 'return select * from i.item where id = "first" and n = 1')
+    value = await run(shared, 'return select * from i.item where id = "sec ond" and n = 22')
+    own = await run(engine_for(tables), 'return select * from i.item where id = "sec ond" and n = 22')
+    assert value == own == {"ok": True}
+    assert [r.query for r in upstream.requests][-2:] == [{"id": "sec ond", "n": "22"}] * 2
