@@ -31,6 +31,7 @@ from .planner import Plan, compile_script
 C = TypeVar("C")  # the engine's Compiled (its ``plan`` is replaced per script)
 
 _NOT_REUSABLE = "not reusable"  # a shape whose literals are not all plain operands
+_SEEN = "seen once"  # a shape one script had: learned when a second one has it too
 
 
 class SharedPlans(Generic[C]):
@@ -52,16 +53,22 @@ class SharedPlans(Generic[C]):
             entry = self._entries.get(key)
             if entry is not None:
                 self._entries.move_to_end(key)
-        if entry is None or entry[0] == _NOT_REUSABLE:
+        if entry is None or isinstance(entry[0], str):
             return None
         template, plan, first = entry[0]
         parsed, made = template.build(lifted, script)
         return dataclasses.replace(first, plan=moved_plan(plan, parsed, made))
 
     def learn(self, key: tuple, lifted: Lifted, script: str, parsed: ast.Script, compiled: C, parse: Any) -> None:
-        """Remember the shape of a script just compiled in full (``parsed`` its AST)."""
+        """Remember the shape of a script just compiled in full (``parsed`` its AST). The
+        first script of a shape only marks it seen: learning costs about two compiles,
+        which a shape no other script has would never pay back."""
         with self._lock:
-            if key in self._entries:
+            entry = self._entries.get(key)
+            if entry is None:
+                self._store(key, _SEEN, 0)
+                return
+            if entry[0] != _SEEN:
                 return
         try:
             template = ShapeTemplate.learn(lifted, script, parsed, parse)
@@ -72,15 +79,21 @@ class SharedPlans(Generic[C]):
             value: Any = (template, plan, compiled)
         except NotReusable:
             value = _NOT_REUSABLE
-        chars = len(script)
         with self._lock:
-            if key in self._entries:
-                return
-            self._entries[key] = (value, chars)
-            self._chars += chars
-            while len(self._entries) > self._size or self._chars > self._max_chars:
-                _, (_, dropped) = self._entries.popitem(last=False)
-                self._chars -= dropped
+            entry = self._entries.get(key)
+            if entry is not None and entry[0] == _SEEN:
+                self._store(key, value, len(script))
+
+    def _store(self, key: tuple, value: Any, chars: int) -> None:
+        """Under the lock: set ``key``, then drop the least recently used past the bounds."""
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._chars -= old[1]
+        self._entries[key] = (value, chars)
+        self._chars += chars
+        while len(self._entries) > self._size or self._chars > self._max_chars:
+            _, (_, dropped) = self._entries.popitem(last=False)
+            self._chars -= dropped
 
 
 def moved_plan(plan: Plan, script: ast.Script, made: dict[int, Any]) -> Plan:

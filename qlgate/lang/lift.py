@@ -8,7 +8,8 @@ cannot change how the script parses or plans, so they can share one parse (see
 Only values whose position and content make that certain are lifted:
 
 - quoted text or a plain integer that is the operand of ``PATH = …`` or ``PATH in …``
-  right after ``where`` or ``and``, or an element of an ``in ( … )`` list;
+  right after ``where`` or ``and``, or an element of an ``in ( … )`` list (whose other
+  elements may be paths);
 - quoted text without braces (an interpolation token is code, not a value), quotes,
   backslashes (escapes), control characters or line breaks (a line break moves every
   later line number); integers of at most 15 digits with no ``+``.
@@ -35,9 +36,10 @@ _LITERAL = (
 )
 _OPERAND = re.compile(
     rf"""(?<![\w$:.\]])(?:(?:where|and)\s+{_PATH}\s*(?:=|in(?![\w:$]))\s*({_LITERAL})"""  # 1: PATH = lit, PATH in lit
-    rf"""|in\s*\(\s*({_LITERAL}(?:\s*,\s*{_LITERAL})*)\s*\))"""  # 2: in (lit, lit…)
+    rf"""|in\s*\(\s*((?:{_LITERAL}|{_PATH})(?:\s*,\s*(?:{_LITERAL}|{_PATH}))*)\s*\))"""  # 2: in (lit, path…)
 )
-_ELEMENT = re.compile(_LITERAL)
+# the elements of such a list: a path (group 1, kept) or a literal (group 2, lifted)
+_ELEMENT = re.compile(rf"({_PATH})|({_LITERAL})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,9 @@ def lift(script: str) -> Lifted | None:
         if match.start(1) >= 0:
             spans.append(match.span(1))
         else:
-            spans.extend(element.span() for element in _ELEMENT.finditer(script, match.start(2), match.end(2)))
+            for element in _ELEMENT.finditer(script, match.start(2), match.end(2)):
+                if element.start(2) >= 0:
+                    spans.append(element.span(2))
     if not spans or len(spans) > MAX_LIFTED:
         return None
     pieces, values, kinds, start = [], [], [], 0

@@ -43,6 +43,7 @@ def warm():
     engine = Engine(config={})
     for shape in SHAPES:
         engine.compile(shape.format('"x1"', "5"))
+        engine.compile(shape.format('"x2"', "6"))
     return engine
 
 
@@ -63,6 +64,7 @@ def test_a_shared_plan_is_the_plan_of_its_own_compile(warm, shape, a, b):
 def test_a_second_value_is_not_parsed(monkeypatch):
     engine = Engine(config={})
     engine.compile(SHAPES[0].format('"x1"', '"-1"'))
+    engine.compile(SHAPES[0].format('"x2"', '"-2"'))
     scripts = [SHAPES[0].format(f'"term {i}"', f'"{-i}"') for i in range(20)]
     own = [fresh(script) for script in scripts]
     monkeypatch.setattr(engine_module, "parse", lambda *a, **k: pytest.fail("parsed"))
@@ -82,14 +84,16 @@ def test_trust_is_part_of_the_key():
     shape = "create table own on select get from 'http://h/{{config.secret}}'\nreturn select * from own where q = {0}"
     engine = Engine(config={})
     engine.compile(shape.format('"x1"'))
+    engine.compile(shape.format('"x2"'))
     with pytest.raises(QlError, match=r"config\.secret"):
-        engine.compile(shape.format('"x2"'), trust=Trust.for_callers({}, []))
+        engine.compile(shape.format('"x3"'), trust=Trust.for_callers({}, []))
 
 
 def test_errors_point_into_the_script_at_hand():
     """A run-time error of a shared plan names the script's own line, column and text."""
     engine = Engine(config={})
     engine.compile('a = select * from t where q = "x"; b = select * from nowhere.table where k = "y"')
+    engine.compile('a = select * from t where q = "z"; b = select * from nowhere.table where k = "y"')
     script = 'a = select * from t where q = "a much longer term"; b = select * from nowhere.table where k = "y"'
     statement = plan_outline(engine.compile(script).plan)[0].items[1]
     assert statement.pos.column == script.index("b =") + 1
@@ -101,7 +105,20 @@ async def test_runs_of_a_shared_plan_send_what_their_own_would(upstream, engine_
     tables = {"i.ql": "create table i.item on select get from '{config.base}/item?id={id}&n={n}'"}
     shared = engine_for(tables)
     await run(shared, 'return select * from i.item where id = "first" and n = 1')
+    await run(shared, 'return select * from i.item where id = "second" and n = 2')
     value = await run(shared, 'return select * from i.item where id = "sec ond" and n = 22')
     own = await run(engine_for(tables), 'return select * from i.item where id = "sec ond" and n = 22')
     assert value == own == {"ok": True}
     assert [r.query for r in upstream.requests][-2:] == [{"id": "sec ond", "n": "22"}] * 2
+
+
+def test_a_shape_is_learned_from_its_second_script(monkeypatch):
+    """One script of a shape costs one parse; the second learns the shape; the third none."""
+    engine = Engine(config={})
+    calls = []
+    real = engine_module.parse
+    monkeypatch.setattr(engine_module, "parse", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    for term in ("a", "b", "c"):
+        engine.compile(f'select * from t where q = "{term}"')
+    assert [script.count('"') for script in calls] == [2, 2, 2]  # a; b and its shape's sentinel parse; c: none
+    assert len(calls) == 3

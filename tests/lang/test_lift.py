@@ -68,3 +68,9 @@ def test_quote_kind_is_part_of_the_key():
 def test_a_subquery_is_not_a_list():
     lifted = lift('select * from t where id in (select id from u where k = "v")')
     assert lifted is not None and lifted.values == ("v",)
+
+
+def test_a_list_may_mix_paths_and_literals():
+    lifted = lift("select * from t where id in (a.id, 7, b[0], 'x')")
+    assert lifted is not None and lifted.values == ("7", "x")
+    assert "a.id" in lifted.key and "b[0]" in lifted.key
