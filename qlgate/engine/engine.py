@@ -40,10 +40,12 @@ from .diagnostics import Diagnostics
 from .plan_cache import SharedPlans
 from .planner import Plan, compile_script
 from .run import Run
+from .warm import call_path_imported, import_call_path
 
 if TYPE_CHECKING:
     from ..http.client import HttpClient
 
+_CALLS = (ast.Select, ast.Insert, ast.Update, ast.Delete)
 MAX_CACHED_CHARS = 2_000_000  # characters of script text whose compilations are kept
 
 
@@ -242,6 +244,8 @@ class Engine:
         self, script: str, trust: Trust, base_dir: Path | None, origin: str | None
     ) -> tuple[Compiled, ast.Script]:
         parsed = parse(script, origin=origin)
+        if not call_path_imported() and any(isinstance(node, _CALLS) for node in walk(parsed)):
+            import_call_path()  # before the run's clock starts (warm.py)
         if self.tables.lazy:
             self._load_named(parsed)
         trust.check(parsed)
