@@ -8,7 +8,9 @@ Starts ``bench/upstream.py`` on 127.0.0.1 (every answer delayed ``--ms``), write
 deployment with one table calling it into a temporary directory, and runs three
 scripts there with ``python -m qlgate run -e …``, each in a fresh process, ``--runs``
 times interleaved after one warm-up each (Python's bytecode caches, the table
-index). Prints each script's median wall time and its difference to the one-call
+index). Prints each script's median wall time (the whole process) and median script
+time (what ``--diagnostics`` reports: from the run's start to its value, where the
+host's noise in start-up does not reach), each with its difference to the one-call
 script's: the calls are concurrent, so ideally every script takes the same time.
 With ``--before REV`` the package as at that git revision (``git archive``) is timed
 too, interleaved with this checkout's.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -27,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 UPSTREAM = ROOT / "bench" / "upstream.py"
+_SCRIPT_MS = re.compile(r"; script ([\d.]+) ms")
 
 
 def scripts() -> dict[str, str]:
@@ -64,15 +68,21 @@ def package_of(rev: str) -> Path:
     return where
 
 
-def once(script: str, cwd: Path, env: dict[str, str]) -> float:
+def once(script: str, cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(wall ms, script ms) of one fresh ``qlgate run``."""
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "qlgate", "run", "-e", script], cwd=cwd, env=env, capture_output=True, text=True
+        [sys.executable, "-m", "qlgate", "run", "--diagnostics", "-e", script],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     took = time.perf_counter() - start
-    if done.returncode != 0:
+    found = _SCRIPT_MS.search(done.stderr)
+    if done.returncode != 0 or found is None:
         raise SystemExit(f"qlgate run failed: {done.stderr.strip()}")
-    return took * 1000
+    return took * 1000, float(found.group(1))
 
 
 def main() -> None:
@@ -90,7 +100,7 @@ def main() -> None:
     try:
         cwd = deployment(port, args.ms)
         every = scripts()
-        times: dict[tuple[str, str], list[float]] = {(p, s): [] for p in packages for s in every}
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {(p, s): [] for p in packages for s in every}
         envs = {name: {**os.environ, "PYTHONPATH": str(path)} for name, path in packages.items()}
         for env in envs.values():
             for script in every.values():
@@ -100,11 +110,15 @@ def main() -> None:
                 for label, script in every.items():
                     times[name, label].append(once(script, cwd, env))
         print(f"(in {cwd}: tables/d.ql calls 127.0.0.1:{port}, {args.ms} ms per answer; median of {args.runs})")
+        print(f"{'':<34}{'wall ms':>9}{'over one call':>15}{'script ms':>11}{'over one call':>15}")
         for name in packages:
-            base = statistics.median(times[name, "one call"])
+            wall = {label: statistics.median(t[0] for t in times[name, label]) for label in every}
+            own = {label: statistics.median(t[1] for t in times[name, label]) for label in every}
             for label in every:
-                median = statistics.median(times[name, label])
-                print(f"{name:<16}{label:<18}{median:8.1f} ms   {median - base:+7.1f} ms over one call")
+                print(
+                    f"{name:<16}{label:<18}{wall[label]:9.1f}{wall[label] - wall['one call']:+15.1f}"
+                    f"{own[label]:11.1f}{own[label] - own['one call']:+15.1f}"
+                )
     finally:
         upstream.terminate()
         upstream.wait()

@@ -40,7 +40,7 @@ from .diagnostics import Diagnostics
 from .plan_cache import SharedPlans
 from .planner import Plan, compile_script
 from .run import Run
-from .warm import call_path_imported, import_call_path
+from .warm import call_path_imported, import_call_path, settle_one_shot_heap
 
 if TYPE_CHECKING:
     from ..http.client import HttpClient
@@ -117,6 +117,7 @@ class Engine:
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
         self._shapes: SharedPlans[Compiled] = SharedPlans(cache_size, MAX_CACHED_CHARS)  # plan_cache.py
+        self._one_shot = lazy_tables  # a process that runs one script (qlgate run): warm.py
 
     @property
     def http(self) -> HttpClient:
@@ -246,6 +247,8 @@ class Engine:
         parsed = parse(script, origin=origin)
         if not call_path_imported() and any(isinstance(node, _CALLS) for node in walk(parsed)):
             import_call_path()  # before the run's clock starts (warm.py)
+            if self._one_shot:
+                settle_one_shot_heap()
         if self.tables.lazy:
             self._load_named(parsed)
         trust.check(parsed)
