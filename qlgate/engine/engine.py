@@ -152,9 +152,14 @@ class Engine:
         return self.table_problems + self.route_problems
 
     def cached(self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None) -> bool:
-        """Is this script's compilation (or its failure) known? Then ``compile`` is a lookup."""
+        """Is this script's compilation (or its failure) known, or its shape's plan? Then
+        ``compile`` is a lookup, or a build from the shape's plan (``plan_cache``): cheap."""
+        trust = trust or Trust.deployer()
         with self._cache_lock:
-            return self._key(script, trust or Trust.deployer(), base_dir) in self._cache
+            if self._key(script, trust, base_dir) in self._cache:
+                return True
+        lifted = lift(script)
+        return lifted is not None and self._shapes.knows((lifted.key, trust, base_dir))
 
     def compile(
         self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None, origin: str | None = None

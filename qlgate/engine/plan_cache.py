@@ -46,6 +46,12 @@ class SharedPlans(Generic[C]):
     def __len__(self) -> int:
         return len(self._entries)
 
+    def knows(self, key: tuple) -> bool:
+        """Has the shape ``key`` a plan to share?"""
+        with self._lock:
+            entry = self._entries.get(key)
+        return entry is not None and not isinstance(entry[0], str)
+
     def compiled(self, key: tuple, lifted: Lifted, script: str) -> C | None:
         """The compilation of ``script`` from its shape's, or None if the shape is new
         (or cannot be shared)."""

@@ -122,3 +122,16 @@ def test_a_shape_is_learned_from_its_second_script(monkeypatch):
         engine.compile(f'select * from t where q = "{term}"')
     assert [script.count('"') for script in calls] == [2, 2, 2]  # a; b and its shape's sentinel parse; c: none
     assert len(calls) == 3
+
+
+def test_a_script_of_a_learned_shape_is_cheap_to_compile():
+    """``cached`` (the gateway compiles what it says on the event loop, the rest on its
+    compile thread) is true for a new script whose shape's plan is known."""
+    engine = Engine(config={})
+    shape = 'select * from t where q = "{}"'
+    engine.compile(shape.format("a"))
+    assert not engine.cached(shape.format("b"))  # seen once: not learned yet
+    engine.compile(shape.format("b"))
+    assert engine.cached(shape.format("c"))
+    assert not engine.cached(shape.format("c"), trust=Trust.for_callers({}, []))
+    assert not engine.cached('select * from u where q = "c"')
