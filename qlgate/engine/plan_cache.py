@@ -23,6 +23,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Generic, TypeVar
 
+from ..errors import QlError
 from ..lang import ast
 from ..lang.lift import Lifted
 from ..lang.reuse import NotReusable, ShapeTemplate
@@ -78,7 +79,10 @@ class SharedPlans(Generic[C]):
                 return
         try:
             template = ShapeTemplate.learn(lifted, script, parsed, parse)
-            plan = compile_script(template.shape)
+            try:
+                plan = compile_script(template.shape)
+            except QlError:
+                raise NotReusable("the shape does not compile as the script did") from None
             own, made = template.build(lifted, script)
             if plan_outline(moved_plan(plan, own, made)) != plan_outline(compiled.plan):  # type: ignore[attr-defined]
                 raise NotReusable("the shape's plan, moved, is not the script's")

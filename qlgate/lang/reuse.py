@@ -23,6 +23,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from ..errors import QlSyntaxError
 from . import ast
 from .lift import Lifted
 from .templates import Template, parse_template
@@ -81,7 +82,10 @@ class ShapeTemplate:
         pieces.append(script[start:])
         skeleton = "".join(pieces)
         learner = _Learner(skeleton, spans, sentinels, lifted.kinds)
-        shared = parse(skeleton)
+        try:
+            shared = parse(skeleton)
+        except QlSyntaxError:
+            raise NotReusable("a sentinel does not parse where the literal stood") from None
         build = learner.node(shared) or _const(shared)
         missing = [i for i, n in enumerate(learner.found) if n != 1]
         if missing:

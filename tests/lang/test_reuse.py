@@ -91,3 +91,14 @@ def test_a_literal_in_a_limit_is_refused():
     forced = lifted.__class__(lifted.key, ("x", "5"), (*lifted.spans, (at, at + 1)), '"n')
     with pytest.raises(NotReusable):
         ShapeTemplate.learn(forced, script, parse(script), parse)
+
+
+def test_a_sentinel_that_does_not_parse_is_refused_not_raised():
+    """Learning never fails a script that compiled: a shape it cannot learn is not shared."""
+    script = 'select * from t where a = "x" limit 5'
+    lifted = lift(script)
+    assert lifted is not None
+    at = script.index("5")
+    forced = lifted.__class__(lifted.key, ("x", "5"), (*lifted.spans, (at, at + 1)), '""')
+    with pytest.raises(NotReusable):
+        ShapeTemplate.learn(forced, script, parse(script), parse)
