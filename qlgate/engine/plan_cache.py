@@ -89,6 +89,8 @@ class SharedPlans(Generic[C]):
             value: Any = (template, plan, compiled)
         except NotReusable:
             value = _NOT_REUSABLE
+        except Exception:  # noqa: BLE001 - sharing is an optimisation: a script that compiled must not fail here
+            value = _NOT_REUSABLE
         with self._lock:
             entry = self._entries.get(key)
             if entry is not None and entry[0] == _SEEN:
