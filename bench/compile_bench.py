@@ -4,8 +4,10 @@
     python bench/compile_bench.py [--n 2000] [--repeats 7]
 
 For each representative script, every timed script is new text (a counter in it),
-so the engine's exact-text cache never answers. Two paths, labelled:
+so the engine's exact-text cache never answers. Three paths, labelled:
 
+- ``old path``: what every such script cost before the plan cache (the engine's
+  ``_compile_new``: lark's parse, the checks, the planner), the ``old`` of the ratios;
 - ``new shape``: the counter sits where it changes the shape (a ``limit``), so no
   plan can be shared: lark parses, the checks and the planner run (the cold path);
 - ``lifted``: the counter sits in a ``where`` literal, so the plan cache
@@ -36,6 +38,7 @@ from qlgate.lang.lift import lift  # noqa: E402
 from qlgate.lang.parser import parse  # noqa: E402
 from qlgate.lang.parser.grammar import PARSER  # noqa: E402
 from qlgate.lang.reuse import ShapeTemplate  # noqa: E402
+from qlgate.trust import Trust  # noqa: E402
 
 # {n} is the counter; the cold variant puts it in a limit, the lifted one in a literal
 SCRIPTS = {
@@ -84,12 +87,13 @@ def main() -> None:
         tree = best(lambda sample=sample: PARSER.parse(sample), max(1, n // 10), repeats)
         loads = best(lambda document=document: json.loads(document), n, repeats)
         engine = Engine(config={})
-        for path, template in (("new shape", cold), ("lifted", lifted)):
+        old_us = 0.0
+        for path, template in (("old path", lifted), ("new shape", cold), ("lifted", lifted)):
             for warm in (1, 2):  # a shape is learned when its second script comes: not timed
                 engine.compile(template.format(n=warm))
-            rounds = max(1, n // 10) if path == "new shape" else n
+            rounds = n if path == "lifted" else max(1, n // 10)
             make = distinct(template)
-            if path == "new shape":
+            if path != "lifted":
                 parse_us = best(lambda make=make: parse(make()), rounds, repeats)
             else:  # the lifted path's parse: lift, and rebuild from the shape's AST
                 first = template.format(n=1)
@@ -101,8 +105,19 @@ def main() -> None:
 
                 parse_us = best(rebuild, rounds, repeats)
             make = distinct(template)
-            compile_us = best(lambda make=make, engine=engine: engine.compile(make()), rounds, repeats)
-            ratio = f"{compile_us / tree:.2f}x lark tree, {compile_us / loads:.1f}x json.loads"
+            if path == "old path":  # what every distinct script cost before the plan cache
+
+                def step(make: Callable[[], str] = make, engine: Engine = engine) -> object:
+                    return engine._compile_new(make(), Trust.deployer(), None, None)
+
+            else:
+
+                def step(make: Callable[[], str] = make, engine: Engine = engine) -> object:
+                    return engine.compile(make())
+
+            compile_us = best(step, rounds, repeats)
+            old_us = old_us or compile_us
+            ratio = f"{compile_us / tree:.2f}x lark tree, {compile_us / loads:.1f}x json.loads, {compile_us / old_us:.2f}x old"
             print(f"{label:<16}{path:<11}{parse_us:>10.1f}{compile_us:>12.1f}{tree:>14.1f}{loads:>9.1f}  {ratio}")
 
 
