@@ -113,7 +113,7 @@ class _Learner:
     builder of the node for given values."""
 
     def __init__(self, skeleton: str, spans: list[tuple[int, int]], sentinels: list[str], kinds: str):
-        self.skeleton, self.spans, self.kinds = skeleton, spans, kinds
+        self.skeleton = skeleton
         self.ends = [end for _, end in spans]
         self.text_slot = {s: i for i, (s, k) in enumerate(zip(sentinels, kinds, strict=True)) if k != "n"}
         self.number_slot = {int(s): i for i, (s, k) in enumerate(zip(sentinels, kinds, strict=True)) if k == "n"}
