@@ -22,6 +22,7 @@ from ..cache.responses import ResponseCache
 from ..config import Config
 from ..errors import QlError
 from ..lang import ast
+from ..lang.lift import lift
 from ..lang.parser import parse
 from ..lang.walk import walk
 from ..limits.api_types import ApiTypes
@@ -36,12 +37,15 @@ from ..trust import Trust
 from .backoff import BackoffBoard, BackoffSettings
 from .context import RequestInfo
 from .diagnostics import Diagnostics
+from .plan_cache import SharedPlans
 from .planner import Plan, compile_script
 from .run import Run
+from .warm import call_path_imported, import_call_path, settle_one_shot_heap
 
 if TYPE_CHECKING:
     from ..http.client import HttpClient
 
+_CALLS = (ast.Select, ast.Insert, ast.Update, ast.Delete)
 MAX_CACHED_CHARS = 2_000_000  # characters of script text whose compilations are kept
 
 
@@ -112,6 +116,8 @@ class Engine:
         self._cache_chars = 0
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
+        self._shapes: SharedPlans[Compiled] = SharedPlans(cache_size, MAX_CACHED_CHARS)  # plan_cache.py
+        self._one_shot = lazy_tables  # a process that runs one script (qlgate run): warm.py
 
     @property
     def http(self) -> HttpClient:
@@ -146,9 +152,14 @@ class Engine:
         return self.table_problems + self.route_problems
 
     def cached(self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None) -> bool:
-        """Is this script's compilation (or its failure) known? Then ``compile`` is a lookup."""
+        """Is this script's compilation (or its failure) known, or its shape's plan? Then
+        ``compile`` is a lookup, or a build from the shape's plan (``plan_cache``): cheap."""
+        trust = trust or Trust.deployer()
         with self._cache_lock:
-            return self._key(script, trust or Trust.deployer(), base_dir) in self._cache
+            if self._key(script, trust, base_dir) in self._cache:
+                return True
+        lifted = lift(script)
+        return lifted is not None and self._shapes.knows((lifted.key, trust, base_dir))
 
     def compile(
         self, script: str, *, trust: Trust | None = None, base_dir: Path | None = None, origin: str | None = None
@@ -224,7 +235,25 @@ class Engine:
         return hashlib.blake2b(script.encode("utf-8", "surrogatepass"), digest_size=16).digest(), trust, base_dir
 
     def _compile(self, script: str, trust: Trust, base_dir: Path | None, origin: str | None) -> Compiled:
+        """A script's compilation, from its shape's when one was compiled (``plan_cache``)."""
+        lifted = lift(script)
+        shape = (lifted.key, trust, base_dir) if lifted is not None else None
+        shared = self._shapes.compiled(shape, lifted, script) if shape and lifted else None
+        if shared is not None:
+            return shared
+        compiled, parsed = self._compile_new(script, trust, base_dir, origin)
+        if shape and lifted:
+            self._shapes.learn(shape, lifted, script, parsed, compiled, parse)
+        return compiled
+
+    def _compile_new(
+        self, script: str, trust: Trust, base_dir: Path | None, origin: str | None
+    ) -> tuple[Compiled, ast.Script]:
         parsed = parse(script, origin=origin)
+        if not call_path_imported() and any(isinstance(node, _CALLS) for node in walk(parsed)):
+            import_call_path()  # before the run's clock starts (warm.py)
+            if self._one_shot:
+                settle_one_shot_heap()
         if self.tables.lazy:
             self._load_named(parsed)
         trust.check(parsed)
@@ -251,7 +280,7 @@ class Engine:
         writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(
             m.method != "get" for table in inline for m in table.mappings.values()
         )
-        return Compiled(plan, tuple(inline), trust, writes, self._shares_safely(parsed, tuple(inline)))
+        return Compiled(plan, tuple(inline), trust, writes, self._shares_safely(parsed, tuple(inline))), parsed
 
     def _registry(self, inline: tuple[Table, ...]) -> TableRegistry:
         """The tables a script sees: its own inline ones before the engine's."""
