@@ -50,10 +50,10 @@ import itertools
 from qlgate.jobs.archive import Archive
 from qlgate.jobs.ids import IdAllocator
 from qlgate.jobs.model import Job
-from qlgate.jobs.pgserver import LocalPostgres
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.session import zk_client
-from qlgate.jobs.zkserver import LocalEnsemble, LocalZooKeeper
+from tests.servers.postgres import LocalPostgres
+from tests.servers.zookeeper import LocalEnsemble, LocalZooKeeper
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMITS = {"partner.t10": 10, "partner.t5": 5, "partner.t20": 20, "partner.t50": 50}

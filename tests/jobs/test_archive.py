@@ -25,13 +25,13 @@ from qlgate.jobs.archive import Archive, ArchiveUnavailable, ResultTooLarge, Sch
 from qlgate.jobs.archive_pg import KEEPALIVES_IDLE_S, TCP_USER_TIMEOUT_MS
 from qlgate.jobs.archive_schema import MIGRATIONS
 from qlgate.jobs.model import Job, JobError, JobNotFound
-from qlgate.jobs.pgserver import LocalPostgres
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.layout import Layout, encode, mark_finished
 from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
 from tests.netproxy import Proxy
+from tests.servers.postgres import LocalPostgres
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -292,7 +292,7 @@ def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_agai
 
 def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_path, setup, observer):
     from qlgate.jobs.zk.session import zk_client
-    from qlgate.jobs.zkserver import LocalZooKeeper
+    from tests.servers.zookeeper import LocalZooKeeper
 
     server = LocalZooKeeper(max_session_ms=60_000).start()
     client = zk_client(server.hosts, timeout=10)
