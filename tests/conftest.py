@@ -231,7 +231,7 @@ async def cyclic_garbage(step: Callable[[], Any], times: int = 5) -> list[str]:
 @pytest.fixture
 async def emulator():
     """The built-in eBay emulator on 127.0.0.1 (``emulator.config()`` points tables at it)."""
-    from qlgate.sandbox.app import RunningSandbox
+    from qlgate_ebay_emulator.app import RunningSandbox
 
     running = await RunningSandbox().start()
     yield running

@@ -252,6 +252,9 @@ def _backend(args: argparse.Namespace) -> JobClient:
         return GatewayJobs(args.gateway, api_key=args.api_key)
     from pathlib import Path
 
+    from ..extras import require
+
+    require("kazoo", "cluster", "qlgate jobs --zookeeper")
     from kazoo.handlers.threading import KazooTimeoutError
 
     from ..workspace import load_config
