@@ -20,6 +20,7 @@ GROUP = "qlgate.emulators"
 # entry point name → the distribution that provides it, for the message when it is missing
 DISTRIBUTIONS = {"ebay": "qlgate-ebay-emulator"}
 _SOURCE = {"ebay": "emulator"}  # where it lives in a clone of qlgate's repository
+_SHOWN = {"ebay": "eBay"}
 
 
 class RunningEmulator(Protocol):
@@ -84,7 +85,7 @@ def find_emulator(name: str, *, wanted_by: str) -> Emulator:
     install = f"pip install {distribution}"
     source = _SOURCE.get(name)
     raise MissingExtra(
-        f"{wanted_by} needs the {name} emulator, which is not installed: {install}"
+        f"{wanted_by} needs the {_SHOWN.get(name, name)} emulator, which is not installed: {install}"
         + (f" (in a clone of qlgate's repository: pip install -e ./{source})" if source else ""),
         install=install,
     )
