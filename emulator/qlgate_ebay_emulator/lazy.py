@@ -19,7 +19,7 @@ from typing import Any
 
 from .endpoints import emulator_config
 
-log = logging.getLogger("qlgate.sandbox")
+log = logging.getLogger("qlgate_ebay_emulator")
 
 
 class LazyEmulator:
