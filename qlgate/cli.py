@@ -124,7 +124,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "sandbox",
-        "run the built-in eBay emulator (REST with OAuth2, Finding, Shopping, Trading)",
+        "run the eBay emulator (REST with OAuth2, Finding, Shopping, Trading; qlgate-ebay-emulator)",
         sandbox.DESCRIPTION,
         sandbox.add_arguments,
         sandbox.run,

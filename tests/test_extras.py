@@ -93,6 +93,79 @@ def local_upstream() -> Iterator[str]:
     server.server_close()
 
 
+# the modules of a feature, which may import its extra's modules at their top; no other may
+FEATURE_MODULES = {
+    "aiohttp": ("qlgate.server.",),
+    "kazoo": ("qlgate.jobs.zk.", "qlgate.jobs.ids"),
+    "psycopg": ("qlgate.jobs.archive_pg",),
+    "prompt_toolkit": ("qlgate.shell.",),
+}
+IMPORT_ALL = """
+import importlib, pkgutil, qlgate
+for m in pkgutil.walk_packages(qlgate.__path__, "qlgate."):
+    if m.name != "qlgate.__main__":  # that one runs the command line
+        try:
+            importlib.import_module(m.name)
+        except ImportError as error:
+            print(m.name, error.name)
+"""
+
+
+def test_only_a_features_own_modules_import_its_extra(tmp_path):
+    """Every module of the package imports without the extras but those of the features
+    that need them: a core module (the embedded job backend, say) that imported kazoo
+    on the way would fail ``qlgate serve`` on a host without the cluster extra."""
+    done = core_only("-c", IMPORT_ALL, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    failed = dict(line.split() for line in done.stdout.splitlines())
+    assert failed, "the blocker blocked nothing"
+    for module, missing in failed.items():
+        assert module.startswith(FEATURE_MODULES.get(missing, ())), f"{module} imports {missing}"
+    # and a feature's modules need no other extra than their own
+    for allowed, prefixes in FEATURE_MODULES.items():
+        done = core_only("-c", IMPORT_ALL, cwd=tmp_path, allow=(allowed,))
+        wrongly = [line for line in done.stdout.splitlines() if line.startswith(prefixes)]
+        assert not wrongly, wrongly
+
+
+def test_serve_with_the_gateway_extra_alone_starts_and_answers(tmp_path, local_upstream):
+    """The gateway's start-up (the embedded job backend, the memory cache) needs no other
+    extra; ``/q`` runs a script against a local upstream."""
+    import time
+    import urllib.parse
+    import urllib.request
+
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    (tables / "shop.ql").write_text(
+        "create table shop.search on select get from '{config.base}/s?q={q}' resultset 'items'"
+    )
+    (tmp_path / "c.json").write_text(json.dumps({"base": local_upstream}))
+    port = free_port()
+    blocked = ",".join(sorted(OPTIONAL - {"aiohttp"}))
+    args = ["serve", "--port", str(port), "--workers", "1", "--tables", "tables", "--config", "c.json"]
+    server = subprocess.Popen(
+        [sys.executable, "-c", BLOCKER, blocked, *args], cwd=tmp_path, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as answer:
+                    assert json.load(answer)["status"] == "ok"
+                break
+            except OSError:
+                assert server.poll() is None, server.communicate()[1]
+                assert time.monotonic() < deadline, "the gateway did not answer within 30 s"
+                time.sleep(0.2)
+        script = urllib.parse.quote('return select name from shop.search where q = "amps";')
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/q?s={script}", timeout=10) as answer:
+            assert json.load(answer) == ["guitar", "amp"]
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+
+
 def test_the_blocker_refuses_what_it_is_told_to(tmp_path):
     done = core_only("-c", "import kazoo", cwd=tmp_path)
     assert "No module named 'kazoo'" in done.stderr

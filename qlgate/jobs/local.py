@@ -35,6 +35,7 @@ from .model import (
     Job,
     JobError,
     JobNotFound,
+    JobRunner,
     JobSpec,
     QueueFull,
     RecordError,
@@ -51,7 +52,6 @@ from .rates import Rate
 from .runner import run_with_deadline
 from .sqlite import job_filter
 from .types import check_type
-from .zk.worker import JobRunner
 
 WORKER_NAME = "embedded"
 

@@ -8,7 +8,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -149,6 +149,9 @@ class Job:
         ]
         return cls(**data)
 
+
+# what runs a job's script (an engine's, ``runner.EngineRunner``): both backends take one
+JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
 
 _JOB_FIELDS = frozenset(Job.__dataclass_fields__)
 _ATTEMPT_FIELDS = frozenset(Attempt.__dataclass_fields__)
