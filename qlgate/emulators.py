@@ -76,8 +76,8 @@ def find_emulator(name: str, *, wanted_by: str) -> Emulator:
         try:
             emulator = cast(Emulator, point.load())
         except ImportError as error:  # metadata left behind by a removed package
-            if error.name is None or not point.module.startswith(error.name.partition(".")[0]):
-                raise
+            if (error.name or "").partition(".")[0] != point.module.partition(".")[0]:
+                raise  # the package is there; something it imports is not: not ours to hide
             continue
         _found[name] = emulator
         return emulator
