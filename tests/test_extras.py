@@ -304,3 +304,29 @@ def test_the_emulator_distribution_declares_the_entry_point_qlgate_looks_up():
     assert emulator["entry-points"][GROUP] == {"ebay": f"{EMULATOR}.plugin:EMULATOR"}
     (point,) = entry_points(group=GROUP, name="ebay")  # installed, as README's commands do
     assert point.value == f"{EMULATOR}.plugin:EMULATOR"
+
+
+def test_an_entry_point_whose_package_is_gone_reads_as_not_installed_and_a_broken_one_does_not(tmp_path):
+    """Metadata a removed package left behind is 'not installed' (with what to install);
+    an installed emulator that fails to import something else shows that error."""
+    info = tmp_path / "site" / "leftover-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: leftover\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[qlgate.emulators]\ngone = gone_emulator.plugin:EMULATOR\nbroken = broken_emulator.plugin:EMULATOR\n"
+    )
+    (tmp_path / "site" / "broken_emulator").mkdir()
+    (tmp_path / "site" / "broken_emulator" / "__init__.py").write_text("")
+    (tmp_path / "site" / "broken_emulator" / "plugin.py").write_text("import no_such_dependency\n")
+    code = (
+        "import sys; sys.path.insert(0, 'site')\n"
+        "from qlgate.emulators import find_emulator\nfrom qlgate.errors import MissingExtra\n"
+        "for name in ('gone', 'broken'):\n"
+        "    try:\n        find_emulator(name, wanted_by='this test')\n"
+        "    except MissingExtra as e:\n        print(name, 'missing:', e.message)\n"
+        "    except ImportError as e:\n        print(name, 'import error:', e.name)\n"
+    )
+    done = core_only("-c", code, cwd=tmp_path, allow=tuple(OPTIONAL))
+    gone, broken = done.stdout.splitlines()
+    assert gone.startswith("gone missing: this test needs the gone emulator, which is not installed: pip install ")
+    assert broken == "broken import error: no_such_dependency"
