@@ -142,7 +142,7 @@ COMMANDS: tuple[Command, ...] = (
   qlgate serve                                   # http://127.0.0.1:3000
   qlgate serve --port 8080 --workers 2 --config config/prod.json
   curl 'http://127.0.0.1:3000/ebay/browse/search?q=camera&limit=3'""",
-        needs=(("aiohttp", "gateway", None), ("kazoo", "cluster", "zookeeper")),
+        needs=(("kazoo", "cluster", "zookeeper"),),
     ),
     Command(
         "worker",

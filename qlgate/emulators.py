@@ -55,8 +55,9 @@ class Emulator(Protocol):
         """The emulator's server, not started."""
         ...
 
-    def lazy(self) -> LazyServer:
-        """A server that listens at once and builds the emulator on its first connection."""
+    def lazy(self, *, host: str = "127.0.0.1", port: int = 0) -> LazyServer:
+        """A server that listens at once (``port`` 0: a free one) and builds the emulator on
+        its first connection, which waits for it meanwhile."""
         ...
 
     async def serve(self, args: argparse.Namespace) -> int:

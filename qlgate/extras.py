@@ -6,7 +6,8 @@ feature (pyproject.toml says why each exists):
 ==========  ==========================  ==================================================
 extra       brings                      for
 ==========  ==========================  ==================================================
-gateway     aiohttp                     ``qlgate serve`` and ``qlgate auth login``
+gateway     (nothing today)             ``qlgate serve``: qlgate's own server, in the core
+login       aiohttp                     ``qlgate auth login``'s redirect on 127.0.0.1
 cluster     kazoo, psycopg              ``--zookeeper`` (workers, limiter, the cluster's
                                         job backend) and a PostgreSQL job archive
 redis       redis                       the shared response cache (``cache.url: redis://``)
@@ -33,7 +34,8 @@ __all__ = ["EXTRAS", "install_command", "require"]
 
 # extra → the top-level modules it brings (tests/test_extras.py checks pyproject.toml agrees)
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "gateway": ("aiohttp",),
+    "gateway": (),
+    "login": ("aiohttp",),
     "cluster": ("kazoo", "psycopg"),
     "redis": ("redis",),
     "shell": ("prompt_toolkit", "rich"),

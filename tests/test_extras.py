@@ -95,7 +95,6 @@ def local_upstream() -> Iterator[str]:
 
 # the modules of a feature, which may import its extra's modules at their top; no other may
 FEATURE_MODULES = {
-    "aiohttp": ("qlgate.server.",),
     "kazoo": ("qlgate.jobs.zk.", "qlgate.jobs.ids"),
     "psycopg": ("qlgate.jobs.archive_pg",),
     "prompt_toolkit": ("qlgate.shell.",),
@@ -128,9 +127,9 @@ def test_only_a_features_own_modules_import_its_extra(tmp_path):
         assert not wrongly, wrongly
 
 
-def test_serve_with_the_gateway_extra_alone_starts_and_answers(tmp_path, local_upstream):
-    """The gateway's start-up (the embedded job backend, the memory cache) needs no other
-    extra; ``/q`` runs a script against a local upstream."""
+def test_serve_with_no_extra_starts_and_answers(tmp_path, local_upstream):
+    """The gateway (qlgate's own server) and its start-up — the embedded job backend, the
+    memory cache — need no extra; ``/q`` runs a script against a local upstream."""
     import time
     import urllib.parse
     import urllib.request
@@ -142,7 +141,7 @@ def test_serve_with_the_gateway_extra_alone_starts_and_answers(tmp_path, local_u
     )
     (tmp_path / "c.json").write_text(json.dumps({"base": local_upstream}))
     port = free_port()
-    blocked = ",".join(sorted(OPTIONAL - {"aiohttp"}))
+    blocked = ",".join(sorted(OPTIONAL))
     args = ["serve", "--port", str(port), "--workers", "1", "--tables", "tables", "--config", "c.json"]
     server = subprocess.Popen(
         [sys.executable, "-c", BLOCKER, blocked, *args], cwd=tmp_path, stderr=subprocess.PIPE, text=True
@@ -197,8 +196,7 @@ def test_run_against_a_local_upstream_needs_no_extra(tmp_path, local_upstream):
 @pytest.mark.parametrize(
     "args, allow, extra",
     [
-        (("serve", "--port", "PORT"), (), "gateway"),
-        (("serve", "--port", "PORT", "--zookeeper", "127.0.0.1:1"), ("aiohttp",), "cluster"),
+        (("serve", "--port", "PORT", "--zookeeper", "127.0.0.1:1"), (), "cluster"),
         (("worker", "--zookeeper", "127.0.0.1:1"), (), "cluster"),
         (("limiter", "--zookeeper", "127.0.0.1:1"), (), "cluster"),
         (("jobs", "list", "--zookeeper", "127.0.0.1:1"), (), "cluster"),
@@ -213,6 +211,16 @@ def test_a_feature_without_its_extra_names_the_extra_to_install(tmp_path, args, 
     done = core_only(*with_port(args), cwd=tmp_path, allow=allow)
     assert done.returncode == 2, done.stderr
     assert f"pip install 'qlgate[{extra}]'" in error_of(done)
+
+
+def test_auth_logins_redirect_without_aiohttp_names_the_login_extra(tmp_path):
+    code = (
+        "import asyncio\nfrom qlgate.oauth.login import wait_for_redirect\nfrom qlgate.errors import MissingExtra\n"
+        "try:\n    asyncio.run(wait_for_redirect(0, 'state', 1.0))\n"
+        "except MissingExtra as e:\n    print(e.extra, e.install)"
+    )
+    done = core_only("-c", code, cwd=tmp_path)
+    assert done.stdout.strip() == "login pip install 'qlgate[login]'", done.stderr
 
 
 def test_a_postgresql_archive_without_psycopg_names_the_cluster_extra(tmp_path):
@@ -244,7 +252,7 @@ def test_a_json_openapi_spec_needs_no_pyyaml(tmp_path):
 )
 def test_without_the_emulator_a_config_that_wants_it_says_what_to_install(tmp_path, args):
     (tmp_path / "emulated.json").write_text(json.dumps({"ebay": {"environment": "emulator"}}))
-    done = core_only(*with_port(args), cwd=tmp_path, allow=("aiohttp",))
+    done = core_only(*with_port(args), cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     message = error_of(done)
     assert "pip install qlgate-ebay-emulator" in message and "pip install -e ./emulator" in message

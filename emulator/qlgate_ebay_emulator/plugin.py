@@ -27,10 +27,10 @@ class EbayEmulator:
 
         return RunningSandbox()
 
-    def lazy(self) -> LazyEmulator:
+    def lazy(self, *, host: str = "127.0.0.1", port: int = 0) -> LazyEmulator:
         from .lazy import LazyEmulator
 
-        return LazyEmulator()
+        return LazyEmulator(host, port=port)
 
     async def serve(self, args: argparse.Namespace) -> int:
         from .cli import run_sandbox

@@ -35,8 +35,20 @@ def emulator_config(base: str) -> dict[str, Any]:
 
 
 def running_emulator() -> EmulatorServer:
-    """The eBay emulator's server, not started (``await running_emulator().start(port=…)``)."""
-    return ebay_emulator().running()
+    """The eBay emulator for a process of its own (``qlgate serve --workers N`` shares one),
+    not started: ``await running_emulator().start(port=…)`` listens at once and builds the
+    marketplace on the first connection, so a gateway worker that answers before the
+    marketplace is built (qlgate's own server starts in well under its build time) finds
+    the port open and its first call waits, rather than a refused connection and a 502."""
+    return _ListeningFirst(ebay_emulator())
+
+
+class _ListeningFirst:
+    def __init__(self, emulator: Emulator):
+        self._emulator = emulator
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> RunningEmulator:
+        return await self._emulator.lazy(host=host, port=port).start()
 
 
 def wants_emulator(config: Config) -> bool:

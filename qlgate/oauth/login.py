@@ -27,7 +27,7 @@ from .client import post_form
 from .entries import OAuthEntry
 from .store import write_private
 
-if TYPE_CHECKING:  # aiohttp (the gateway extra) only for the loopback redirect: --paste needs none
+if TYPE_CHECKING:  # aiohttp (the login extra) only for the loopback redirect: --paste needs none
     from aiohttp import web
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
@@ -94,7 +94,7 @@ def code_of(redirect: str, state: str, *, require_state: bool) -> str:
 async def wait_for_redirect(port: int, state: str, timeout: float, *, ready: Any = None) -> str:
     """Listen on 127.0.0.1:``port`` until the browser brings this login's code (or an
     error), answering it with a short page; ``ready(port)`` is called once listening."""
-    require("aiohttp", "gateway", "waiting for the login's redirect on 127.0.0.1 (--paste does not)")
+    require("aiohttp", "login", "waiting for the login's redirect on 127.0.0.1 (--paste does not)")
     from aiohttp import web
 
     outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
