@@ -1,7 +1,7 @@
 """The optional parts of qlgate and what they need. ``pip install qlgate`` is the
-language, the engine, tables, the HTTP client and the memory cache — what
-``qlgate run`` and ``qlgate.run`` need; each extra adds the dependencies of one
-feature (pyproject.toml says why each exists):
+language, the engine, tables, the HTTP client, the memory cache and the gateway —
+what ``qlgate run``, ``qlgate.run`` and ``qlgate serve`` on one host need; each
+extra adds the dependencies of one feature (pyproject.toml says why each exists):
 
 ==========  ==========================  ==================================================
 extra       brings                      for
