@@ -36,10 +36,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))  # tests.servers: the Redis launcher
 
 from gateway import free_port, serve_command, stop_all  # noqa: E402
 
-from qlgate.cache.redisserver import LocalRedis, RedisUnavailable  # noqa: E402
+from tests.servers.redis import LocalRedis, RedisUnavailable  # noqa: E402
 
 TABLE = (
     "create table bench.search on select get from \"{config.base}/search?q={q}&ms={config.delay}\" resultset 'items'"

@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import aiohttp
 
-from qlgate.sandbox.app import RunningSandbox
-from qlgate.sandbox.finding import finding_query
-from qlgate.sandbox.state import Marketplace
+from qlgate_ebay_emulator.app import RunningSandbox
+from qlgate_ebay_emulator.finding import finding_query
+from qlgate_ebay_emulator.state import Marketplace
 
 # (Finding request fields, Browse query) pairs asking the same thing
 QUERIES: list[tuple[dict[str, str], dict[str, str]]] = [

@@ -49,11 +49,11 @@ import itertools
 
 from qlgate.jobs.archive import Archive
 from qlgate.jobs.ids import IdAllocator
-from qlgate.jobs.model import Job
-from qlgate.jobs.pgserver import LocalPostgres
+from qlgate.jobs.model import Job, JobSpec
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.session import zk_client
-from qlgate.jobs.zkserver import LocalEnsemble, LocalZooKeeper
+from tests.servers.postgres import LocalPostgres
+from tests.servers.zookeeper import LocalEnsemble, LocalZooKeeper
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMITS = {"partner.t10": 10, "partner.t5": 5, "partner.t20": 20, "partner.t50": 50}
@@ -228,7 +228,7 @@ def one_round(jobs: ZkJobs, count: int, number: int) -> dict:
         jobs.set_limit(job_type, 0)
     types = list(LIMITS)
     submit_from = time.time()
-    ids = [jobs.submit(SCRIPT, types=[types[i % len(types)]]) for i in range(count)]
+    ids = [jobs.submit(JobSpec(SCRIPT, types=[types[i % len(types)]])) for i in range(count)]
     submitted = time.time() - submit_from
     started = time.time()
     for job_type, limit in LIMITS.items():
@@ -298,7 +298,7 @@ def bench_large_result(jobs: ZkJobs, archive: Archive, megabytes: int) -> None:
         archive.drop_results(0)
         script = f'create table bench.blob on select get from "{url}"; return select * from bench.blob;'
         started = time.perf_counter()
-        job_id = jobs.submit(script, types=["bench.blob"], max_attempts=1)
+        job_id = jobs.submit(JobSpec(script, types=["bench.blob"], max_attempts=1))
         (done,) = jobs.wait([job_id], timeout=300)
         ran = time.perf_counter() - started
         assert done.state == "done", done.error

@@ -24,7 +24,7 @@ from qlgate.jobs.rates import CallGate, MemoryTokens, Rate
 from qlgate.jobs.slots import busiest_window, promised_share
 from qlgate.jobs.zk.rates import ZkTokens
 from qlgate.jobs.zk.session import zk_client
-from qlgate.jobs.zkserver import LocalZooKeeper
+from tests.servers.zookeeper import LocalZooKeeper
 
 TABLE = "bench.rated.call"
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kazoo.client import KazooClient
 
 from qlgate.jobs.zk.session import PollingHandler
-from qlgate.jobs.zkserver import LocalZooKeeper
+from tests.servers.zookeeper import LocalZooKeeper
 
 NODES = 50
 

@@ -63,6 +63,10 @@ class Command:
     add_arguments: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
     examples: str = ""  # "examples:" then indented command lines: the end of ``qlgate NAME --help``
+    # (module, extra, option): what the command cannot run without — always (option None) or when
+    # the option is given. Checked before ``run`` (and before a server forks its workers), so a
+    # missing extra is one MissingExtra naming it (qlgate/extras.py), not an ImportError in ``run``
+    needs: tuple[tuple[str, str, str | None], ...] = ()
 
 
 def _completion(args: argparse.Namespace) -> int:
@@ -120,7 +124,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "sandbox",
-        "run the built-in eBay emulator (REST with OAuth2, Finding, Shopping, Trading)",
+        "run the eBay emulator (REST with OAuth2, Finding, Shopping, Trading; qlgate-ebay-emulator)",
         sandbox.DESCRIPTION,
         sandbox.add_arguments,
         sandbox.run,
@@ -138,6 +142,7 @@ COMMANDS: tuple[Command, ...] = (
   qlgate serve                                   # http://127.0.0.1:3000
   qlgate serve --port 8080 --workers 2 --config config/prod.json
   curl 'http://127.0.0.1:3000/ebay/browse/search?q=camera&limit=3'""",
+        needs=(("kazoo", "cluster", "zookeeper"),),
     ),
     Command(
         "worker",
@@ -148,6 +153,7 @@ COMMANDS: tuple[Command, ...] = (
         """examples:
   qlgate worker --zookeeper zk1:2181,zk2:2181,zk3:2181
   qlgate worker --zookeeper 127.0.0.1:2181 --slots 8 --config config/prod.json""",
+        needs=(("kazoo", "cluster", None),),
     ),
     Command(
         "limiter",
@@ -157,6 +163,7 @@ COMMANDS: tuple[Command, ...] = (
         daemons.run_limiter,
         """examples:
   qlgate limiter --zookeeper zk1:2181,zk2:2181,zk3:2181""",
+        needs=(("kazoo", "cluster", None),),
     ),
     Command(
         "jobs",
@@ -165,6 +172,7 @@ COMMANDS: tuple[Command, ...] = (
         jobs.add_arguments,
         jobs.run_jobs,
         jobs.EXAMPLES,
+        needs=(("kazoo", "cluster", "zookeeper"),),
     ),
     Command(
         "auth",
@@ -199,6 +207,7 @@ COMMANDS: tuple[Command, ...] = (
         shell_command.add_arguments,
         shell_command.run,
         shell_command.EXAMPLES,
+        needs=(("prompt_toolkit", "shell", None),),
     ),
 )
 
@@ -273,6 +282,12 @@ def _main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     command = next(c for c in COMMANDS if c.name == args.command)
     try:
+        if command.needs:
+            from .extras import require
+
+            for module, extra, option in command.needs:
+                if option is None or getattr(args, option, None):
+                    require(module, extra, f"qlgate {command.name}" + (f" --{option}" if option else ""))
         return command.run(args)
     except QlError as error:
         return fail(error)

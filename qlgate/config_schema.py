@@ -112,7 +112,7 @@ KEYS: tuple[Key, ...] = (
     _k("cache.backend", "string", "memory", "Where answers are cached (redis when `url` is set).", "redis", choices=("memory", "redis", "none")),
     _k("cache.impl", "string", None, "Older name of `backend`.", "memory"),
     _k("cache.options", "object", None, "Older form: the other `cache` keys, nested.", {"maxBytes": 1048576}, open=True),
-    _k("cache.url", "string", None, "Redis server shared by every process (redis://, rediss:// or unix://).", "redis://127.0.0.1:6379/0"),
+    _k("cache.url", "string", None, "Redis server shared by every process (redis://, rediss:// or unix://); needs the redis extra, `pip install 'qlgate[redis]'`.", "redis://127.0.0.1:6379/0"),
     _k("cache.prefix", "string", "qlgate:cache:", "Prefix of the Redis keys.", "shop:cache:"),
     _k("cache.maxBytes", "integer", 67_108_864, "Memory cache size, in bytes.", 16777216, minimum=0),
     _k("cache.staleWhileRevalidate", "number", 0, "Seconds an expired answer may still be served while it is refreshed.", 30, minimum=0),
@@ -131,7 +131,7 @@ KEYS: tuple[Key, ...] = (
     _k("limits.types.*", "string", None, "The API type of the tables under this prefix.", "ebay.browse"),
     # ---------------------------------------------------------------- jobs (qlgate/jobs/cluster.py, factory.py)
     _k("jobs", "object", {}, "The job backend and cluster."),
-    _k("jobs.database", "string", ".qlgate/jobs.sqlite", "Where jobs and results are kept: a SQLite file, or a PostgreSQL URL for a cluster.", "postgresql://jobs@db/qlgate"),
+    _k("jobs.database", "string", ".qlgate/jobs.sqlite", "Where jobs and results are kept: a SQLite file, or a PostgreSQL URL for a cluster (the cluster extra, `pip install 'qlgate[cluster]'`).", "postgresql://jobs@db/qlgate"),
     _k("jobs.archive", "string", None, "Older name of `jobs.database`.", ".qlgate/jobs.sqlite"),
     _k("jobs.maxRunSeconds", "number", 3600, "Longest run of a job, in seconds.", 600, minimum=0),
     _k("jobs.maxResultBytes", "integer", 16_777_216, "Largest stored result of a job, in bytes (at most 1 GiB).", 1048576, minimum=1),
@@ -159,7 +159,7 @@ KEYS: tuple[Key, ...] = (
     _k("auth.*.ruName", "string", None, "eBay's name for the redirect URL (instead of `redirectUri`).", "${EBAY_RUNAME}"),
     # ---------------------------------------------------------------- eBay (qlgate/ebay/environments.py and the eBay tables)
     _k("ebay", "object", {}, "Which eBay the eBay tables talk to; without this section the emulator is never started.", open=True),
-    _k("ebay.environment", "string", "auto", "auto (the emulator unless eBay credentials are set), emulator, sandbox or production.", "${EBAY_ENVIRONMENT:-auto}", choices=("", "auto", "emulator", "sandbox", "production")),
+    _k("ebay.environment", "string", "auto", "auto (the emulator unless eBay credentials are set), emulator, sandbox or production. The emulator is the qlgate-ebay-emulator distribution (`pip install -e ./emulator` in a clone).", "${EBAY_ENVIRONMENT:-auto}", choices=("", "auto", "emulator", "sandbox", "production")),
     _k("ebay.emulator", "string", None, "Older switch: always, auto or off.", "auto"),
     _k("tables", "object", {}, "Settings of tables by table-name prefix, read by them as `{config.tables.…}`; checked by `qlgate check` (every token resolves) rather than when the config loads.", {"weather": {"base": "https://api.example.com"}}, open=True, at_use=True),
     _k("tables.ebay", "object", None, "The eBay tables.", open=True),

@@ -120,6 +120,20 @@ class ConfigError(QlError):
     status = 400
 
 
+class MissingExtra(ConfigError):
+    """A feature whose optional dependencies are not installed (``qlgate/extras.py``):
+    ``install`` is the command that brings them, e.g. ``pip install 'qlgate[cluster]'``.
+    The deployment's set-up, not the caller's input: a gateway answers 500, the CLI
+    exits 2 like any other unusable set-up."""
+
+    status = 500
+
+    def __init__(self, message: str, *, install: str, extra: str | None = None):
+        super().__init__(message, install=install, extra=extra)
+        self.install = install
+        self.extra = extra
+
+
 class StatementError(QlError):
     """A statement failed while running."""
 

@@ -3,7 +3,7 @@
 Every entry point that runs scripts — ``qlgate run``, the gateway (``/q``,
 routes, the console, ``POST /jobs``), ``qlgate jobs submit`` and the workers —
 opens its engine here: the tables and routes trees and the config are found the
-same way, the built-in eBay emulator is started when the config wants it, and
+same way, the eBay emulator (a distribution of its own) is started when the config wants it, and
 the trust policy for caller input is built once from the config
 (``gateway.adhoc``). Each entry point then says which trust a script runs under
 (``workspace.trust("caller")`` for what arrives at run time, the deployer's for
@@ -23,9 +23,8 @@ from .config import Config
 from .trust import CALLER, DEPLOYER, Trust
 
 if TYPE_CHECKING:  # the engine is imported when a workspace opens: the CLI starts without it
+    from .emulators import RunningEmulator
     from .engine.engine import Engine
-    from .sandbox.app import RunningSandbox
-    from .sandbox.lazy import LazyEmulator
 
 DEFAULT_CONFIG = "config/dev.json"
 
@@ -53,9 +52,7 @@ def load_config(given: str | Path | Config | dict | None) -> Config:
 
 
 class Workspace:
-    def __init__(
-        self, engine: Engine, callers: Trust | None = None, emulator: RunningSandbox | LazyEmulator | None = None
-    ):
+    def __init__(self, engine: Engine, callers: Trust | None = None, emulator: RunningEmulator | None = None):
         """``callers``: what caller input runs under; None: worked out from the config and
         the tables on first use (the config's policy is checked now)."""
         self.engine = engine
@@ -98,7 +95,7 @@ class Workspace:
         loaded = load_config(config)
         sandbox = None
         if emulator:
-            from .sandbox.auto import start_if_wanted
+            from .ebay.emulation import start_if_wanted
 
             loaded, sandbox = await start_if_wanted(loaded, lazily=lazy)
         try:
@@ -135,7 +132,7 @@ class Workspace:
         )
 
     @classmethod
-    def of(cls, engine: Engine, *, emulator: RunningSandbox | LazyEmulator | None = None) -> Workspace:
+    def of(cls, engine: Engine, *, emulator: RunningEmulator | None = None) -> Workspace:
         """A workspace around an engine already open (tests, embedding applications)."""
         if engine.tables.lazy:  # the caller policy's hosts would compile every table: on first use
             return cls(engine, None, emulator)

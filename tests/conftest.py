@@ -23,8 +23,8 @@ from aiohttp import web
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.zk.session import zk_client
-from qlgate.jobs.zkserver import LocalZooKeeper
 from tests.gateway_server import GatewayTestServer
+from tests.servers.zookeeper import LocalZooKeeper
 
 
 @dataclass
@@ -231,7 +231,7 @@ async def cyclic_garbage(step: Callable[[], Any], times: int = 5) -> list[str]:
 @pytest.fixture
 async def emulator():
     """The built-in eBay emulator on 127.0.0.1 (``emulator.config()`` points tables at it)."""
-    from qlgate.sandbox.app import RunningSandbox
+    from qlgate_ebay_emulator.app import RunningSandbox
 
     running = await RunningSandbox().start()
     yield running
@@ -327,8 +327,8 @@ def observer():
 @pytest.fixture(scope="session")
 def postgres():
     """One server for the session, on a free port with a temporary data directory
-    (run as the ``postgres`` user when the tests run as root: qlgate/jobs/pgserver.py)."""
-    from qlgate.jobs.pgserver import LocalPostgres
+    (run as the ``postgres`` user when the tests run as root: tests/servers/postgres.py)."""
+    from tests.servers.postgres import LocalPostgres
 
     server = LocalPostgres().start()
     yield server
@@ -352,7 +352,7 @@ def pg_url(postgres):
 def ensemble(tmp_path):
     """A 3-server ensemble of the test's own: kill, stop and restart its servers at will.
     Servers start together (about 1 s); their data and logs stay in the test's tmp_path."""
-    from qlgate.jobs.zkserver import LocalEnsemble
+    from tests.servers.zookeeper import LocalEnsemble
 
     servers = LocalEnsemble(3, data_dir=tmp_path / "ensemble").start()
     try:
@@ -365,7 +365,7 @@ def ensemble(tmp_path):
 def shared_ensemble(tmp_path_factory):
     """One ensemble for tests that leave its servers alone (partitions staged with proxies,
     many clients): never kill or stop its servers; keep to a path of the test's own."""
-    from qlgate.jobs.zkserver import LocalEnsemble
+    from tests.servers.zookeeper import LocalEnsemble
 
     servers = LocalEnsemble(3, data_dir=tmp_path_factory.mktemp("shared-ensemble")).start()
     try:

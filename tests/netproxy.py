@@ -190,7 +190,7 @@ class Proxy:
 
 class ProxiedEnsemble:
     """One started ``Proxy`` per server of ``ensemble`` (anything with ``size`` and
-    ``port(i)``, such as ``qlgate.jobs.zkserver.LocalEnsemble``). ``hosts`` is the connect
+    ``port(i)``, such as ``tests.servers.zookeeper.LocalEnsemble``). ``hosts`` is the connect
     string through the proxies; servers may be killed and restarted behind them."""
 
     def __init__(self, ensemble: Any):

@@ -215,5 +215,5 @@ def test_run_of_a_script_that_calls_nothing_imports_no_http_stack_and_builds_no_
     done = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "1", done.stderr
     loaded = set(done.stderr.split())
-    assert "qlgate.sandbox.lazy" in loaded  # the config asked for the emulator
-    assert not {"aiohttp", "jinja2", "qlgate.sandbox.app", "qlgate.http.client", "lxml"} & loaded
+    assert "qlgate_ebay_emulator.lazy" in loaded  # the config asked for the emulator
+    assert not {"aiohttp", "jinja2", "qlgate_ebay_emulator.app", "qlgate.http.client", "lxml"} & loaded

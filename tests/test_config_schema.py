@@ -127,7 +127,7 @@ def test_the_deployers_own_sections_and_keys_stay_allowed():
 
 
 def test_the_shipped_config_and_an_emulator_config_are_valid():
-    from qlgate.sandbox.endpoints import emulator_config
+    from qlgate_ebay_emulator.endpoints import emulator_config
 
     assert Config.load(ROOT / "config" / "dev.json", env={}).settings.max_fan_out == 1000
     assert validate(emulator_config("http://127.0.0.1:1")) == []

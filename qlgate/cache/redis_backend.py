@@ -27,7 +27,10 @@ class RedisBackend:
     name = "redis"
 
     def __init__(self, url: str, prefix: str, *, timeout_s: float = 0.5):
-        import redis.asyncio as aioredis  # imported here: the embedded default needs no Redis
+        from ..extras import require
+
+        # imported here: the embedded default needs no Redis (the redis extra)
+        aioredis = require("redis.asyncio", "redis", "the shared response cache (cache.url redis://…)")
 
         self.url = url
         self.prefix = prefix

@@ -106,9 +106,8 @@ def _config_as_served(data: dict[str, Any]) -> dict[str, Any]:
     credentials of its eBay environment filled in (the emulator's or eBay's)."""
     if "ebay" not in data:
         return data
+    from ..ebay.emulation import emulator_config, merge_config
     from ..ebay.environments import resolved_environment, with_endpoints
-    from ..sandbox.auto import merge_config
-    from ..sandbox.endpoints import emulator_config
 
     environment = resolved_environment(data)
     if environment == "emulator":

@@ -11,7 +11,8 @@ command printed before formats existed.
 - ``table``: a list of objects as columns (one per key, in order of first
   appearance; a nested value as compact JSON), an object as key/value rows, a
   list of scalars as one column; anything else as ``pretty``. On a terminal it
-  is drawn with ``rich``, sized to the window; piped, as plain aligned text.
+  is drawn with ``rich``, sized to the window (when installed: the ``shell``
+  extra); piped, or without rich, as plain aligned text.
 - ``ndjson``: each element of a list on a line of its own (nothing for an empty
   list); any other value on one line.
 
@@ -74,7 +75,7 @@ def write_value(value: Any, asked: str | None, stream: IO[str]) -> None:
             stream.write(_compact(item) + "\n")
     elif fmt == "table" and (rows := _rows(value)) is not None:
         header, body = rows
-        if is_terminal(stream):
+        if is_terminal(stream) and _has_rich():
             _rich_table(header, body, stream)
         else:
             stream.write(plain_table(header, body))
@@ -126,6 +127,15 @@ def plain_table(header: list[str], body: list[list[str]]) -> str:
 
     rule = "  ".join("-" * width for width in widths)
     return "\n".join([line(cells[0]), rule, *(line(row) for row in cells[1:])]) + "\n"
+
+
+def _has_rich() -> bool:
+    """rich comes with the shell extra; without it a terminal gets the plain table pipes get."""
+    try:
+        import rich  # noqa: F401  (drawn with at once: importing it costs nothing extra)
+    except ImportError:
+        return False
+    return True
 
 
 def _rich_table(header: list[str], body: list[list[str]], stream: IO[str]) -> None:

@@ -1,13 +1,15 @@
-"""``qlgate sandbox``: the built-in eBay emulator as a server of its own. Only
-its command line is declared here; ``sandbox/cli.py`` runs it, imported when the
-command runs because it brings the emulator's aiohttp app with it.
+"""``qlgate sandbox``: the eBay emulator as a server of its own. Only its command
+line is declared here; the emulator — the ``qlgate-ebay-emulator`` distribution,
+found by entry point (``qlgate/emulators.py``) — runs it, loaded when the command
+runs because it brings its aiohttp app with it. Not installed, the command says
+what to install.
 """
 
 from __future__ import annotations
 
 import argparse
 
-DESCRIPTION = """Run the built-in eBay emulator until SIGTERM or Ctrl-C: a marketplace of
+DESCRIPTION = """Run the eBay emulator (the qlgate-ebay-emulator distribution) until SIGTERM or Ctrl-C: a marketplace of
 10,000 listings behind eBay's REST APIs (Browse, Taxonomy, Inventory, Fulfillment,
 Account, with an OAuth2 token endpoint; the other operations answer 'not emulated')
 and the legacy Finding, Shopping and Trading APIs. --write-config writes a config that
@@ -33,10 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..emulators import find_emulator
     from ..loop import run as run_coroutine
-    from ..sandbox.cli import run_sandbox
     from ..server.listen import check_can_listen
 
+    emulator = find_emulator("ebay", wanted_by="qlgate sandbox")
     if args.port:  # a busy port is one line and exit 2, as for serve (0 picks a free one)
         check_can_listen(args.host, args.port)
-    return int(run_coroutine(run_sandbox(args)))
+    return int(run_coroutine(emulator.serve(args)))

@@ -5,7 +5,7 @@ in host names, so a config names its credentials once and this module fills in
 every endpoint the eBay tables read — the legacy gateways (Finding, Shopping,
 Trading), the REST hosts (``api``, ``apiz``, ``apix``, ``apim``) and the OAuth
 token and consent URLs of the ``ebay.app`` / ``ebay.user`` credentials.
-``emulator`` is the built-in one (``qlgate.sandbox``), and ``auto`` (the default)
+``emulator`` is the eBay emulator (the ``qlgate-ebay-emulator`` distribution), and ``auto`` (the default)
 means the emulator unless eBay credentials are set.
 
 Endpoints are filled, never forced: a value the config sets (an

@@ -74,7 +74,7 @@ def _idna(host: str) -> str:
     """A host name's ASCII form by IDNA 2008 with UTS 46 mapping, as browsers and yarl do
     (Python's own codec is IDNA 2003, which turns ``straße.de`` into another domain)."""
     try:
-        import idna  # installed with aiohttp (through yarl)
+        import idna  # a dependency of qlgate's (pyproject.toml); imported on a non-ASCII host only
     except ImportError:  # pragma: no cover
         return host.encode("idna").decode("ascii")
     try:

@@ -63,6 +63,9 @@ def _open_store(target: str | Path, statement_timeout: float) -> Any:
         return SqliteStore(text)
     name = scheme.group(1).lower()
     if name in ("postgresql", "postgres"):
+        from ..extras import require
+
+        require("psycopg", "cluster", "a PostgreSQL job archive")
         from .archive_pg import PostgresStore  # psycopg only where PostgreSQL is used
 
         return PostgresStore(text, statement_timeout=statement_timeout)

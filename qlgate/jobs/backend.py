@@ -25,7 +25,7 @@ import builtins
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from .model import Job
+from .model import Job, JobSpec
 from .rates import Rate
 
 __all__ = ["JobBackend", "JobClient"]
@@ -36,21 +36,10 @@ class JobClient(Protocol):
     """What a user may do with jobs: submit, read, wait for and cancel them, and
     read or set the limits and call rates of their types."""
 
-    def submit(
-        self,
-        script: str,
-        *,
-        types: Iterable[str],
-        vars: dict[str, Any] | None = None,
-        priority: int = 0,
-        not_before: float = 0.0,
-        max_attempts: int = 3,
-        max_seconds: float | None = None,
-        idempotency_key: str | None = None,
-    ) -> int:
-        """Queue a job and answer its id. A second submission under the same
-        ``idempotency_key`` (and owner) answers the first one's id instead of queueing
-        again, so a client may retry a submission whose answer it lost. Raises
+    def submit(self, spec: JobSpec) -> int:
+        """Queue the job ``spec`` asks for and answer its id. A second submission under
+        the same ``idempotency_key`` (and owner) answers the first one's id instead of
+        queueing again, so a client may retry a submission whose answer it lost. Raises
         ``QueueFull`` (429, with ``retry_after``) when the queue is at its bound."""
         ...
 
@@ -111,24 +100,10 @@ class JobBackend(JobClient, Protocol):
     max_run_seconds: float
     """The longest a run may take (config ``jobs.maxRunSeconds``); no job may ask for longer."""
 
-    def submit(
-        self,
-        script: str,
-        *,
-        types: Iterable[str],
-        vars: dict[str, Any] | None = None,
-        priority: int = 0,
-        not_before: float = 0.0,
-        max_attempts: int = 3,
-        max_seconds: float | None = None,
-        trust: str = "deployer",
-        owner: str | None = None,
-        policy: dict[str, Any] | None = None,
-        idempotency_key: str | None = None,
-    ) -> int:
-        """As ``JobClient.submit``; ``trust`` is ``"caller"`` for a script that came over
-        HTTP (it runs under ``policy``, the ad-hoc policy of the gateway that took it),
-        ``"deployer"`` for an operator's; ``owner`` names the API key that submitted it."""
+    def submit(self, spec: JobSpec) -> int:
+        """As ``JobClient.submit``, with the spec's ``trust``, ``owner`` and ``policy``
+        recorded: a backend runs a caller's job under the policy of the gateway that
+        took it, and lists it to the key that submitted it."""
         ...
 
     def list(self, state: str | None = None, limit: int = 1000, *, owner: str | None = None) -> builtins.list[Job]:

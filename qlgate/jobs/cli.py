@@ -252,6 +252,9 @@ def _backend(args: argparse.Namespace) -> JobClient:
         return GatewayJobs(args.gateway, api_key=args.api_key)
     from pathlib import Path
 
+    from ..extras import require
+
+    require("kazoo", "cluster", "qlgate jobs --zookeeper")
     from kazoo.handlers.threading import KazooTimeoutError
 
     from ..workspace import load_config
@@ -371,7 +374,7 @@ def _whole(text: str) -> int:
 
 
 def _submit(args: argparse.Namespace, backend: Any) -> int:
-    from .model import JobError, parse_time
+    from .model import JobError, JobSpec, parse_time
 
     try:
         if args.script == "-":
@@ -403,17 +406,18 @@ def _submit(args: argparse.Namespace, backend: Any) -> int:
     # through a gateway, one key for every try of this command: a retry after a lost answer finds
     # the first job (straight on ZooKeeper the job's id, chosen before the commit, does that)
     key = args.idempotency_key or (f"cli-{uuid.uuid4()}" if args.gateway else None)
+    spec = JobSpec(
+        script,
+        types=tuple(types or ()),
+        vars=variables,
+        priority=args.priority,
+        not_before=not_before,
+        max_attempts=args.max_attempts,
+        max_seconds=args.max_seconds,
+        idempotency_key=key,
+    )
     return submit_with_backoff(
-        lambda: backend.submit(
-            script,
-            types=types,
-            vars=variables,
-            priority=args.priority,
-            not_before=not_before,
-            max_attempts=args.max_attempts,
-            max_seconds=args.max_seconds,
-            idempotency_key=key,
-        ),
+        lambda: backend.submit(spec),
         on_wait=lambda delay: print(f"queue full, retrying in {delay:.1f} s", file=sys.stderr),
     )
 

@@ -41,6 +41,9 @@ def open_job_backend(args: Any, workspace: Workspace | Engine, *, runs_jobs: boo
 def _cluster_backend(
     zookeeper: str, workspace: Workspace, settings: dict[str, Any], max_run_seconds: float
 ) -> tuple[JobBackend, Stop]:
+    from ..extras import require
+
+    require("kazoo", "cluster", "the ZooKeeper job backend (--zookeeper)")
     from .cluster import cluster_database, cluster_settings, open_archive
     from .zk.client import ZkJobs
     from .zk.session import zk_client
@@ -75,10 +78,14 @@ def _embedded_backend(
 
     database = embedded_database(settings)
     if database is None:
-        from .archive_pg import mask_url
+        try:
+            from .archive_pg import mask_url
 
+            shown = mask_url(str(settings.get("database")))
+        except ImportError:  # no psycopg (the cluster extra): the URL is not shown, its password neither
+            shown = "a PostgreSQL URL"
         raise JobError(
-            f"jobs.database is {mask_url(str(settings.get('database')))}: the embedded backend keeps its queue "
+            f"jobs.database is {shown}: the embedded backend keeps its queue "
             "in a SQLite file; a PostgreSQL database is for a ZooKeeper cluster (serve --zookeeper)"
         )
     local = LocalJobs(

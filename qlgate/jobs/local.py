@@ -35,6 +35,8 @@ from .model import (
     Job,
     JobError,
     JobNotFound,
+    JobRunner,
+    JobSpec,
     QueueFull,
     RecordError,
     attempt_error,
@@ -50,7 +52,6 @@ from .rates import Rate
 from .runner import run_with_deadline
 from .sqlite import job_filter
 from .types import check_type
-from .zk.worker import JobRunner
 
 WORKER_NAME = "embedded"
 
@@ -126,39 +127,12 @@ class LocalJobs(LocalStore):
             self._db.close()
 
     # ------------------------------------------------------------------ the API
-    def submit(
-        self,
-        script: str,
-        *,
-        types: Iterable[str],
-        vars: dict[str, Any] | None = None,
-        priority: int = 0,
-        not_before: float = 0.0,
-        max_attempts: int = 3,
-        max_seconds: float | None = None,
-        trust: str = "deployer",
-        owner: str | None = None,
-        policy: dict[str, Any] | None = None,
-        idempotency_key: str | None = None,
-    ) -> int:
+    def submit(self, spec: JobSpec) -> int:
         """Queue a job; its id. With ``idempotency_key``, a second submission under the
         same key and owner answers the first one's id (keys last ``KEY_KEEP_S``)."""
-        key = check_idempotency_key(idempotency_key)
-        job = new_job(
-            0,
-            script,
-            types=types,
-            vars=vars,
-            priority=priority,
-            not_before=not_before,
-            max_attempts=max_attempts,
-            max_seconds=max_seconds,
-            max_run_seconds=self.max_run_seconds,
-            trust=trust,
-            owner=owner,
-            policy=policy,
-        )
-        digest = key_digest(owner, key) if key is not None else None
+        key = check_idempotency_key(spec.idempotency_key)
+        job = new_job(0, spec, max_run_seconds=self.max_run_seconds)
+        digest = key_digest(spec.owner, key) if key is not None else None
         # one transaction: other gateway processes never see a row without its record,
         # and the queue's bound holds across them
         with self._transaction():

@@ -8,7 +8,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -150,33 +150,58 @@ class Job:
         return cls(**data)
 
 
+# what runs a job's script (an engine's, ``runner.EngineRunner``): both backends take one
+JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
+
 _JOB_FIELDS = frozenset(Job.__dataclass_fields__)
 _ATTEMPT_FIELDS = frozenset(Attempt.__dataclass_fields__)
 
 
-def new_job(
-    job_id: int,
-    script: str,
-    *,
-    types: Iterable[str],
-    vars: dict[str, Any] | None = None,
-    priority: int = 0,
-    not_before: float = 0.0,
-    max_attempts: int = 3,
-    max_seconds: float | None = None,
-    max_run_seconds: float = MAX_RUN_SECONDS,
-    trust: str = "deployer",
-    owner: str | None = None,
-    policy: dict[str, Any] | None = None,
-) -> Job:
-    """A job as submitted, every field checked (both backends take jobs through here).
-    ``trust``: ``"caller"`` for a script that came over HTTP (it runs under the ad-hoc
-    policy on every worker), ``"deployer"`` for one an operator submitted to the
-    cluster directly; ``owner``: the name of the API key that submitted it; ``policy``:
-    the ad-hoc policy of the gateway that took a caller's job (``Trust.to_record``)."""
+@dataclass(frozen=True)
+class JobSpec:
+    """A submission, whole: everything ``submit`` takes, one value from where a job is
+    asked for (the gateway's jobs API, ``qlgate jobs submit``, tests, embedding code)
+    to every backend (``backend.JobClient.submit``). Checked when submitted
+    (``new_job``), against the backend's ``jobs.maxRunSeconds``.
+
+    ``types``: the partner-API types the job needs slots of. ``not_before``: epoch seconds. ``idempotency_key``: a second submission
+    under the same key and owner answers the first one's id.
+
+    ``trust``, ``owner`` and ``policy`` are for a backend itself: ``"caller"`` for a
+    script that came over HTTP (it runs under ``policy``, the ad-hoc policy of the
+    gateway that took it, ``Trust.to_record``), ``"deployer"`` for an operator's;
+    ``owner`` names the API key that submitted it. Through a gateway
+    (``rest_client.GatewayJobs``) the gateway sets them from the caller's key."""
+
+    script: str
+    types: Sequence[str] = ()  # a list or a tuple; kept as a tuple
+    vars: dict[str, Any] = field(default_factory=dict)
+    priority: int = 0
+    not_before: float = 0.0
+    max_attempts: int = 3
+    max_seconds: float | None = None
+    trust: str = "deployer"
+    owner: str | None = None
+    policy: dict[str, Any] | None = None
+    idempotency_key: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.types, str):  # one type named as a string is a mistake, not its letters
+            raise JobError("types must be a list of type names, not a string")
+        try:
+            object.__setattr__(self, "types", tuple(self.types))
+        except TypeError:
+            raise JobError("types must be a list of type names") from None
+
+
+def new_job(job_id: int, spec: JobSpec, *, max_run_seconds: float = MAX_RUN_SECONDS) -> Job:
+    """The job ``spec`` asks for, every field checked (both backends take jobs through
+    here); no run of it may take longer than ``max_run_seconds``."""
+    script, vars, max_attempts, max_seconds = spec.script, spec.vars, spec.max_attempts, spec.max_seconds
+    not_before, trust, owner, policy = spec.not_before, spec.trust, spec.owner, spec.policy
     if not isinstance(script, str) or not script.strip():
         raise JobError("the script is empty")
-    types = sorted({check_type(t) for t in types})
+    types = sorted({check_type(t) for t in spec.types})
     if not types:
         raise JobError("a job needs at least one type")
     if len(types) > MAX_TYPES:
@@ -211,7 +236,7 @@ def new_job(
         script=script,
         types=types,
         vars=dict(vars or {}),
-        priority=check_priority(priority),
+        priority=check_priority(spec.priority),
         not_before=not_before,
         max_attempts=max_attempts,
         max_seconds=max_seconds,

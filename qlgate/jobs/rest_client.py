@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any, cast
 from urllib.parse import quote, urlencode
 
-from .model import Job, JobError, JobNotFound, QueueFull
+from .model import Job, JobError, JobNotFound, JobSpec, QueueFull
 from .rates import Rate
 
 SUBMIT_TRIES = 4
@@ -69,34 +69,24 @@ class GatewayJobs:
                 f"cannot reach the gateway at {self.base}: {getattr(error, 'reason', error)}"
             ) from None
 
-    def submit(
-        self,
-        script: str,
-        *,
-        types: Iterable[str] | None = None,
-        vars: dict[str, Any] | None = None,
-        priority: int = 0,
-        not_before: float = 0.0,
-        max_attempts: int = 3,
-        max_seconds: float | None = None,
-        idempotency_key: str | None = None,
-    ) -> int:
-        """With ``idempotency_key`` (``Idempotency-Key``), a submission whose answer was
-        lost is sent again, up to ``SUBMIT_TRIES`` times: the gateway answers the job the
-        first one made, so a retry never queues a second."""
-        body = {
-            "script": script,
-            "vars": vars or {},
-            "priority": priority,
-            "not_before": not_before,
-            "max_attempts": max_attempts,
-            "max_seconds": max_seconds,
+    def submit(self, spec: JobSpec) -> int:
+        """With ``spec.idempotency_key`` (``Idempotency-Key``), a submission whose answer
+        was lost is sent again, up to ``SUBMIT_TRIES`` times: the gateway answers the job
+        the first one made, so a retry never queues a second. The gateway sets the job's
+        trust, owner and policy from the key that submits: the spec's are not sent."""
+        body: dict[str, Any] = {
+            "script": spec.script,
+            "vars": spec.vars or {},
+            "priority": spec.priority,
+            "not_before": spec.not_before,
+            "max_attempts": spec.max_attempts,
+            "max_seconds": spec.max_seconds,
         }
-        if types is not None:
-            body["types"] = list(types)
-        if idempotency_key is None:
+        if spec.types:  # none: the gateway derives them from the tables the script calls
+            body["types"] = list(spec.types)
+        if spec.idempotency_key is None:
             return self._call("POST", "/jobs", body)["id"]
-        headers = {"Idempotency-Key": idempotency_key}
+        headers = {"Idempotency-Key": spec.idempotency_key}
         for attempt in range(1, SUBMIT_TRIES + 1):
             try:
                 return self._call("POST", "/jobs", body, headers=headers)["id"]

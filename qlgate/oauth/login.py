@@ -17,16 +17,18 @@ import html
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
-from aiohttp import web
-
 from ..errors import QlError
+from ..extras import require
 from ..http.client import HttpClient
 from .client import post_form
 from .entries import OAuthEntry
 from .store import write_private
+
+if TYPE_CHECKING:  # aiohttp (the login extra) only for the loopback redirect: --paste needs none
+    from aiohttp import web
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 
@@ -92,6 +94,9 @@ def code_of(redirect: str, state: str, *, require_state: bool) -> str:
 async def wait_for_redirect(port: int, state: str, timeout: float, *, ready: Any = None) -> str:
     """Listen on 127.0.0.1:``port`` until the browser brings this login's code (or an
     error), answering it with a short page; ``ready(port)`` is called once listening."""
+    require("aiohttp", "login", "waiting for the login's redirect on 127.0.0.1 (--paste does not)")
+    from aiohttp import web
+
     outcome: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
     async def handle(request: web.Request) -> web.Response:
@@ -132,6 +137,8 @@ async def wait_for_redirect(port: int, state: str, timeout: float, *, ready: Any
 
 
 def _page(status: int, message: str) -> web.Response:
+    from aiohttp import web
+
     body = f"<!doctype html><meta charset=utf-8><title>qlgate</title><p>{html.escape(message)}</p>\n"
     return web.Response(status=status, text=body, content_type="text/html")
 

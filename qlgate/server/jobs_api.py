@@ -23,7 +23,7 @@ from ..errors import QlError
 from ..http.codecs import load_json
 from ..jobs.archive_errors import ArchiveError
 from ..jobs.backend import JobBackend
-from ..jobs.model import MAX_JOB_ID, Job, JobError, QueueFull, parse_time
+from ..jobs.model import MAX_JOB_ID, Job, JobError, JobSpec, QueueFull, parse_time
 from ..jobs.rates import Rate
 from ..jobs.types import NoTable, types_of
 from .auth import Principal
@@ -220,11 +220,9 @@ async def submit(request: Request) -> Response:
     # a client's retry of the same submission (its answer lost on the way) names the same key
     # and gets the first one's job, never a second
     key = request.headers.get("Idempotency-Key", body.get("idempotency_key"))
-    job_id = await _call(
-        request,
-        backend.submit,
+    spec = JobSpec(
         body["script"],
-        types=types,
+        types=tuple(types),
         vars=body.get("vars") or {},
         priority=body.get("priority", 0),
         not_before=not_before,
@@ -235,6 +233,7 @@ async def submit(request: Request) -> Response:
         policy=workspace.trust("caller").to_record(),
         idempotency_key=key,
     )
+    job_id = await _call(request, backend.submit, spec)
     return _json({"id": job_id, "href": f"/jobs/{job_id}"}, status=202, headers={"Location": f"/jobs/{job_id}"})
 
 

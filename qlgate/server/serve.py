@@ -125,9 +125,8 @@ def _shared_emulator(config: Any) -> tuple[Any, Any]:
     import multiprocessing
 
     from ..config import Config
+    from ..ebay.emulation import emulator_config, merge_config, wants_emulator, with_ebay_endpoints
     from ..ports import free_port
-    from ..sandbox.app import emulator_config
-    from ..sandbox.auto import merge_config, wants_emulator, with_ebay_endpoints
 
     if not wants_emulator(config):
         return with_ebay_endpoints(config), None
@@ -149,8 +148,8 @@ def _shared_emulator(config: Any) -> tuple[Any, Any]:
 def _run_emulator(port: int) -> None:
     import asyncio
 
+    from ..ebay.emulation import running_emulator as RunningSandbox
     from ..loop import run
-    from ..sandbox.app import RunningSandbox
 
     async def main() -> None:
         running = await RunningSandbox().start(port=port)

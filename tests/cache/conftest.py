@@ -1,9 +1,9 @@
 """A real ``redis-server`` (Debian's package) on a free port in a temp dir
-(``qlgate/cache/redisserver.py``), one per test."""
+(``tests/servers/redis.py``), one per test."""
 
 import pytest
 
-from qlgate.cache.redisserver import LocalRedis, redis_binary
+from tests.servers.redis import LocalRedis, redis_binary
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from qlgate.config import Config
+from qlgate.ebay.emulation import wants_emulator, with_ebay_endpoints
 from qlgate.ebay.environments import environment_of, resolved_environment, with_endpoints
 from qlgate.errors import ConfigError
-from qlgate.sandbox.auto import wants_emulator, with_ebay_endpoints
 
 DEV = "config/dev.json"
 

@@ -24,14 +24,14 @@ from kazoo.client import KazooClient
 from qlgate.jobs.archive import Archive, ArchiveUnavailable, ResultTooLarge, SchemaTooNew
 from qlgate.jobs.archive_pg import KEEPALIVES_IDLE_S, TCP_USER_TIMEOUT_MS
 from qlgate.jobs.archive_schema import MIGRATIONS
-from qlgate.jobs.model import Job, JobError, JobNotFound
-from qlgate.jobs.pgserver import LocalPostgres
+from qlgate.jobs.model import Job, JobError, JobNotFound, JobSpec
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.layout import Layout, encode, mark_finished
 from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
 from tests.netproxy import Proxy
+from tests.servers.postgres import LocalPostgres
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -450,8 +450,8 @@ def test_finished_jobs_move_to_the_archive_and_stay_queryable(sessions, target):
     jobs = ZkJobs(sessions(), archive=Archive.open(target))
     blind = ZkJobs(sessions())  # no archive to look in
     try:
-        ids = [jobs.submit("return 1", types=["t"], vars={"n": i}) for i in range(5)]
-        later = jobs.submit("return 1", types=["t"], not_before=time.time() + 3600)
+        ids = [jobs.submit(JobSpec("return 1", types=["t"], vars={"n": i})) for i in range(5)]
+        later = jobs.submit(JobSpec("return 1", types=["t"], not_before=time.time() + 3600))
         jobs.wait(ids, timeout=20)
         deadline = time.monotonic() + 15
         while set(map(int, jobs.client.get_children("/qlgate/jobs"))) != {later}:
@@ -518,7 +518,7 @@ def test_a_worker_writes_a_large_result_to_the_database_and_any_host_reads_it(se
     elsewhere = ZkJobs(sessions(), archive=Archive.open(target))
     try:
         big, too_big = (
-            elsewhere.submit("return 1", types=["t"], vars={"kb": kb}, max_attempts=1) for kb in (2048, 4096)
+            elsewhere.submit(JobSpec("return 1", types=["t"], vars={"kb": kb}, max_attempts=1)) for kb in (2048, 4096)
         )
         done, failed = elsewhere.wait([big, too_big], timeout=20)
         assert done.state == "done" and done.result is None  # the record stays small

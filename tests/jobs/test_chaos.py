@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from qlgate.jobs.archive import Archive
+from qlgate.jobs.model import JobSpec
 from qlgate.jobs.zk.client import ZkJobs
 from tests.jobs.observer import TABLES
 
@@ -127,7 +128,7 @@ def wait_for_state(jobs: ZkJobs, job_id: int, state: str, timeout: float = 10):
 def test_a_worker_killed_mid_job_has_its_job_rerun_after_its_session_ends(workers, jobs, observer):
     workers.start("w1", slots=1)
     workers.start("w2", slots=1)
-    job_id = jobs.submit(call(1500, "victim"), types=["partner.a"])
+    job_id = jobs.submit(JobSpec(call(1500, "victim"), types=["partner.a"]))
     running = wait_for_state(jobs, job_id, "running")
     victim = running.attempts[-1].worker
     time.sleep(0.3)  # mid-call
@@ -145,7 +146,7 @@ def test_a_worker_killed_mid_job_has_its_job_rerun_after_its_session_ends(worker
 
 def test_a_slow_but_live_worker_is_never_timed_out(workers, jobs):
     workers.start("slow", slots=1)
-    job_id = jobs.submit(call(int(SESSION_S * 2000), "slow"), types=["partner.a"])
+    job_id = jobs.submit(JobSpec(call(int(SESSION_S * 2000), "slow"), types=["partner.a"]))
     (job,) = jobs.wait([job_id], timeout=30)
     assert job.state == "done" and job.run == 1 and len(job.attempts) == 1
 
@@ -155,8 +156,8 @@ def test_the_master_killed_under_load_a_standby_takes_over_and_limits_hold(worke
     jobs.set_limit("partner.b", 3)
     for name in ("w1", "w2", "w3"):
         workers.start(name, slots=3)
-    ids = [jobs.submit(call(200, f"a{i}"), types=["partner.a"]) for i in range(12)]
-    ids += [jobs.submit(call(200, f"b{i}", "b"), types=["partner.b"]) for i in range(12)]
+    ids = [jobs.submit(JobSpec(call(200, f"a{i}"), types=["partner.a"])) for i in range(12)]
+    ids += [jobs.submit(JobSpec(call(200, f"b{i}", "b"), types=["partner.b"])) for i in range(12)]
     deadline = time.monotonic() + 10
     while observer.max_in_flight["partner.a"] < 2 or observer.max_in_flight["partner.b"] < 3:
         assert time.monotonic() < deadline, "the limits were never reached"  # under load: both at their limits
@@ -259,7 +260,7 @@ def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_agai
     workers.start("frozen", slots=1)
     workers.start("other", slots=1)
     jobs.set_limit("partner.a", 1)
-    job_id = jobs.submit(three_calls("thawed"), types=["partner.a"])
+    job_id = jobs.submit(JobSpec(three_calls("thawed"), types=["partner.a"]))
     victim = wait_for_state(jobs, job_id, "running").attempts[-1].worker
     deadline = time.monotonic() + 10
     while not observer.calls_of(job_id, 1):
@@ -283,7 +284,7 @@ def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_agai
     while victim not in jobs.workers():
         assert time.monotonic() < deadline, "the thawed worker did not come back"
         time.sleep(0.05)
-    again = jobs.submit(call(10, "after"), types=["partner.a"])
+    again = jobs.submit(JobSpec(call(10, "after"), types=["partner.a"]))
     assert jobs.wait([again], timeout=20)[0].state == "done"
     assert jobs.get(job_id).run == 2
     log = (workers.setup / f"{victim}.log").read_text()
@@ -292,7 +293,7 @@ def test_a_worker_frozen_past_its_session_is_fenced_and_its_run_never_calls_agai
 
 def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_path, setup, observer):
     from qlgate.jobs.zk.session import zk_client
-    from qlgate.jobs.zkserver import LocalZooKeeper
+    from tests.servers.zookeeper import LocalZooKeeper
 
     server = LocalZooKeeper(max_session_ms=60_000).start()
     client = zk_client(server.hosts, timeout=10)
@@ -303,7 +304,7 @@ def test_zookeeper_restarting_under_load_loses_no_job_and_breaks_no_limit(tmp_pa
         jobs.set_limit("partner.a", 3)
         for name in ("w1", "w2"):
             pool.start(name, slots=3)
-        ids = [jobs.submit(call(150, f"r{i}"), types=["partner.a"]) for i in range(20)]
+        ids = [jobs.submit(JobSpec(call(150, f"r{i}"), types=["partner.a"])) for i in range(20)]
         deadline = time.monotonic() + 10
         while not jobs.running_runs():
             assert time.monotonic() < deadline
@@ -347,7 +348,7 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
             def submit(i: int = i) -> int:
                 nonlocal refusals
                 try:
-                    return jobs.submit(call(100, f"f{n}-{i}", "c"), types=["partner.c"])
+                    return jobs.submit(JobSpec(call(100, f"f{n}-{i}", "c"), types=["partner.c"]))
                 except QueueFull:
                     with lock:
                         refusals += 1
@@ -420,7 +421,7 @@ def test_a_frozen_limiter_master_is_replaced_and_cannot_grant_when_it_thaws(zk_h
         jobs.set_limit("partner.a", 2)
         master = jobs.master()
         os.kill(limiters[master].pid, signal.SIGSTOP)
-        ids = [jobs.submit(call(150, f"m{i}"), types=["partner.a"]) for i in range(10)]
+        ids = [jobs.submit(JobSpec(call(150, f"m{i}"), types=["partner.a"])) for i in range(10)]
         deadline = time.monotonic() + SESSION_S + 10
         while jobs.master() in (master, None):
             assert time.monotonic() < deadline, "no standby took over"

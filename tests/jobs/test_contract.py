@@ -22,7 +22,7 @@ from kazoo.client import KazooClient
 from qlgate.engine.engine import Engine
 from qlgate.jobs.backend import JobBackend, JobClient
 from qlgate.jobs.local import LocalJobs
-from qlgate.jobs.model import JobError, JobNotFound, QueueFull
+from qlgate.jobs.model import JobError, JobNotFound, JobSpec, QueueFull
 from qlgate.jobs.rates import Rate
 from qlgate.jobs.rest_client import GatewayJobs
 from qlgate.jobs.runner import EngineRunner
@@ -170,7 +170,7 @@ def test_limits_hold_and_every_job_ends(backend: Harness, jobs: JobBackend, obse
     labels = {}
     for kind, count, ms in (("a", 8, 150), ("b", 9, 150), ("c", 6, 50)):
         for i in range(count):
-            labels[jobs.submit(call(kind, ms, f"{kind}{i}"), types=[f"partner.{kind}"])] = f"{kind}{i}"
+            labels[jobs.submit(JobSpec(call(kind, ms, f"{kind}{i}"), types=[f"partner.{kind}"]))] = f"{kind}{i}"
     ids = list(labels)
     backend.run(workers=2, slots=4)
     finished = jobs.wait(ids, timeout=60)
@@ -187,9 +187,9 @@ def test_limits_hold_and_every_job_ends(backend: Harness, jobs: JobBackend, obse
 def test_limits_show_each_types_limit_and_who_waits_for_it(jobs: JobBackend) -> None:
     jobs.set_limit("partner.a", 0)  # shut: everything waits
     for _ in range(2):
-        jobs.submit(call("a"), types=["partner.a"])
-    jobs.submit(call("a"), types=["partner.a", "partner.b"])
-    cancelled = jobs.submit(call("b"), types=["partner.b"])
+        jobs.submit(JobSpec(call("a"), types=["partner.a"]))
+    jobs.submit(JobSpec(call("a"), types=["partner.a", "partner.b"]))
+    cancelled = jobs.submit(JobSpec(call("b"), types=["partner.b"]))
     jobs.cancel(cancelled)
     assert jobs.limits() == {
         "partner.a": {"limit": 0, "running": 0, "waiting": 3},
@@ -203,8 +203,8 @@ def test_a_job_of_two_types_needs_a_slot_of_each(backend: Harness, jobs: JobBack
         'x = select * from partner.a.call where ms = "200" and job = "ab";\n'
         'return select * from partner.b.call where ms = "200" and job = "{x.job}"'
     )
-    both = jobs.submit(script, types=["partner.a", "partner.b"])
-    only_a = jobs.submit(call("a", 50, "a"), types=["partner.a"])
+    both = jobs.submit(JobSpec(script, types=["partner.a", "partner.b"]))
+    only_a = jobs.submit(JobSpec(call("a", 50, "a"), types=["partner.a"]))
     backend.run(workers=1, slots=4)
     done = {j.id: j for j in jobs.wait([both, only_a], timeout=30)}
     assert done[both].state == done[only_a].state == "done"
@@ -213,9 +213,9 @@ def test_a_job_of_two_types_needs_a_slot_of_each(backend: Harness, jobs: JobBack
 
 
 def test_priority_first_then_submission_order(backend: Harness, jobs: JobBackend, observer: Any) -> None:
-    low = [jobs.submit(call("a", 10, f"low{i}"), types=["partner.a"], priority=-5) for i in range(3)]
-    normal = [jobs.submit(call("a", 10, f"n{i}"), types=["partner.a"]) for i in range(3)]
-    high = [jobs.submit(call("a", 10, f"high{i}"), types=["partner.a"], priority=10) for i in range(3)]
+    low = [jobs.submit(JobSpec(call("a", 10, f"low{i}"), types=["partner.a"], priority=-5)) for i in range(3)]
+    normal = [jobs.submit(JobSpec(call("a", 10, f"n{i}"), types=["partner.a"])) for i in range(3)]
+    high = [jobs.submit(JobSpec(call("a", 10, f"high{i}"), types=["partner.a"], priority=10)) for i in range(3)]
     backend.run(workers=1, slots=1)
     jobs.wait(low + normal + high, timeout=30)
     order = [job for _, _, job in sorted(observer.started)]
@@ -225,8 +225,8 @@ def test_priority_first_then_submission_order(backend: Harness, jobs: JobBackend
 def test_a_not_before_job_waits_until_due(backend: Harness, jobs: JobBackend, observer: Any) -> None:
     backend.run(workers=1)
     due = time.time() + 1.5
-    later = jobs.submit(call("a", 10, "later"), types=["partner.a"], not_before=due)
-    now = jobs.submit(call("a", 10, "now"), types=["partner.a"])
+    later = jobs.submit(JobSpec(call("a", 10, "later"), types=["partner.a"], not_before=due))
+    now = jobs.submit(JobSpec(call("a", 10, "now"), types=["partner.a"]))
     jobs.wait([now], timeout=10)
     assert jobs.get(later).state == "queued"
     (job,) = jobs.wait([later], timeout=10)
@@ -235,7 +235,7 @@ def test_a_not_before_job_waits_until_due(backend: Harness, jobs: JobBackend, ob
 
 def test_failed_attempts_are_retried_then_the_job_fails_with_each_error(backend: Harness, jobs: JobBackend) -> None:
     backend.run(workers=1)
-    job_id = jobs.submit("return select * from partner.broken.call", types=["partner.broken"], max_attempts=3)
+    job_id = jobs.submit(JobSpec("return select * from partner.broken.call", types=["partner.broken"], max_attempts=3))
     (job,) = jobs.wait([job_id], timeout=20)
     assert job.state == "failed" and job.run == 3 and len(job.attempts) == 3
     assert all("503" in known(a.error) for a in job.attempts)
@@ -245,8 +245,8 @@ def test_failed_attempts_are_retried_then_the_job_fails_with_each_error(backend:
 def test_cancel_a_queued_and_a_running_job(backend: Harness, jobs: JobBackend, observer: Any) -> None:
     jobs.set_limit("partner.a", 1)
     backend.run(workers=1)
-    running = jobs.submit(call("a", 3000, "long"), types=["partner.a"])
-    queued = jobs.submit(call("a", 10, "never"), types=["partner.a"])
+    running = jobs.submit(JobSpec(call("a", 3000, "long"), types=["partner.a"]))
+    queued = jobs.submit(JobSpec(call("a", 10, "never"), types=["partner.a"]))
     deadline = time.time() + 10
     while jobs.get(running).state != "running" and time.time() < deadline:
         time.sleep(0.02)
@@ -260,13 +260,13 @@ def test_cancel_a_queued_and_a_running_job(backend: Harness, jobs: JobBackend, o
 
 def test_bad_submissions_are_refused_with_a_reason(jobs: JobBackend) -> None:
     with pytest.raises(JobError, match="not a job type"):
-        jobs.submit("return 1", types=["bad/type"])
+        jobs.submit(JobSpec("return 1", types=["bad/type"]))
     with pytest.raises(JobError, match="priority"):
-        jobs.submit("return 1", types=["t"], priority=5000)
+        jobs.submit(JobSpec("return 1", types=["t"], priority=5000))
     with pytest.raises(JobError, match="max attempts"):
-        jobs.submit("return 1", types=["t"], max_attempts=0)
+        jobs.submit(JobSpec("return 1", types=["t"], max_attempts=0))
     with pytest.raises(JobError, match=r"take 1[0-9,]+ bytes; a job may take 100,000"):
-        jobs.submit("return {v}", types=["t"], vars={"v": "x" * 100_000})
+        jobs.submit(JobSpec("return {v}", types=["t"], vars={"v": "x" * 100_000}))
     with pytest.raises(JobNotFound):
         jobs.get(424242)
 
@@ -275,11 +275,11 @@ def test_a_result_too_large_to_keep_fails_the_attempt_and_the_worker_goes_on(
     backend: Harness, jobs: JobBackend
 ) -> None:
     backend.run(workers=1)
-    big = jobs.submit('return "{text}"', types=["t"], vars={"text": "y" * 90_000}, max_attempts=1)
+    big = jobs.submit(JobSpec('return "{text}"', types=["t"], vars={"text": "y" * 90_000}, max_attempts=1))
     bigger = jobs.submit(
-        'return ["{text}", "{text}", "{text}"]', types=["t"], vars={"text": "y" * 90_000}, max_attempts=1
+        JobSpec('return ["{text}", "{text}", "{text}"]', types=["t"], vars={"text": "y" * 90_000}, max_attempts=1)
     )
-    after = jobs.submit("return 1", types=["t"])
+    after = jobs.submit(JobSpec("return 1", types=["t"]))
     kept, refused, then = jobs.wait([big, bigger, after], timeout=20)
     assert kept.state == "done" and len(kept.result) == 90_000
     assert refused.state == "failed" and known(refused.error).startswith("ResultTooLarge: the result takes 270,")
@@ -289,9 +289,9 @@ def test_a_result_too_large_to_keep_fails_the_attempt_and_the_worker_goes_on(
 def test_a_full_queue_answers_with_backpressure(jobs: JobBackend) -> None:
     jobs.max_queue = 3
     for _ in range(3):
-        jobs.submit("return 1", types=["t"])
+        jobs.submit(JobSpec("return 1", types=["t"]))
     with pytest.raises(QueueFull) as full:
-        jobs.submit("return 1", types=["t"])
+        jobs.submit(JobSpec("return 1", types=["t"]))
     assert full.value.status == 429 and full.value.retry_after > 0
 
 
@@ -302,7 +302,7 @@ def test_the_queue_bound_is_exact_under_concurrent_submissions(jobs: JobBackend)
     def submit_six() -> None:
         for _ in range(6):
             try:
-                accepted.append(jobs.submit("return 1", types=["t"]))
+                accepted.append(jobs.submit(JobSpec("return 1", types=["t"])))
             except QueueFull:
                 refused.append(1)
 
@@ -318,8 +318,8 @@ def test_the_queue_bound_is_exact_under_concurrent_submissions(jobs: JobBackend)
 def test_the_embedded_backend_loses_nothing_across_a_restart(tmp_path: Path, tables: Path, observer: Any) -> None:
     first = EmbeddedBackend(tmp_path / "jobs.sqlite", tables, observer.base)
     first.run(slots=1)
-    cut_short = first.jobs.submit(call("a", 2000, "cut"), types=["partner.a"])
-    waiting = first.jobs.submit(call("a", 10, "waiting"), types=["partner.a"])
+    cut_short = first.jobs.submit(JobSpec(call("a", 2000, "cut"), types=["partner.a"]))
+    waiting = first.jobs.submit(JobSpec(call("a", 10, "waiting"), types=["partner.a"]))
     deadline = time.time() + 10
     while first.jobs.get(cut_short).state != "running":
         assert time.time() < deadline
@@ -331,7 +331,7 @@ def test_the_embedded_backend_loses_nothing_across_a_restart(tmp_path: Path, tab
         done = second.jobs.wait([cut_short, waiting], timeout=20)
         assert [j.state for j in done] == ["done", "done"]
         assert done[0].run == 2 and "interrupted" in known(done[0].attempts[0].error)
-        assert second.jobs.submit("return 1", types=["t"]) > waiting  # ids are never reused
+        assert second.jobs.submit(JobSpec("return 1", types=["t"])) > waiting  # ids are never reused
     finally:
         second.close()
 
@@ -340,7 +340,7 @@ def test_a_call_rate_holds_across_every_job_of_the_type(backend: Harness, jobs: 
     jobs.set_rate("partner.a", Rate(8, "second"))
     assert jobs.rates() == {"partner.a": Rate(8, "second")}
     five = 'return select * from partner.a.call where ms = "5" and job in ("{n}-1", "{n}-2", "{n}-3", "{n}-4", "{n}-5")'
-    ids = [jobs.submit(five, types=["partner.a"], vars={"n": f"j{i}"}) for i in range(6)]
+    ids = [jobs.submit(JobSpec(five, types=["partner.a"], vars={"n": f"j{i}"})) for i in range(6)]
     backend.run(workers=2, slots=3)
     started = time.time()
     finished = jobs.wait(ids, timeout=30)
@@ -358,15 +358,15 @@ def test_a_call_rate_holds_across_every_job_of_the_type(backend: Harness, jobs: 
 
 
 def test_a_submission_retried_under_its_idempotency_key_queues_one_job(backend: Harness, jobs: JobBackend) -> None:
-    first = jobs.submit(call("a", 10, "keyed"), types=["partner.a"], idempotency_key="order-42", owner="shop")
-    again = jobs.submit(call("a", 10, "keyed"), types=["partner.a"], idempotency_key="order-42", owner="shop")
+    first = jobs.submit(JobSpec(call("a", 10, "keyed"), types=["partner.a"], idempotency_key="order-42", owner="shop"))
+    again = jobs.submit(JobSpec(call("a", 10, "keyed"), types=["partner.a"], idempotency_key="order-42", owner="shop"))
     assert again == first
     # the key is the owner's: another API key choosing the same text gets a job of its own
-    other = jobs.submit(call("a", 10, "other"), types=["partner.a"], idempotency_key="order-42", owner="blog")
+    other = jobs.submit(JobSpec(call("a", 10, "other"), types=["partner.a"], idempotency_key="order-42", owner="blog"))
     assert other != first
     assert len(jobs.list()) == 2
     with pytest.raises(JobError, match="idempotency key"):
-        jobs.submit(call("a"), types=["partner.a"], idempotency_key="")
+        jobs.submit(JobSpec(call("a"), types=["partner.a"], idempotency_key=""))
 
 
 def test_mypy_finds_both_backends_keep_the_protocol(tmp_path: Path) -> None:

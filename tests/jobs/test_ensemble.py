@@ -3,7 +3,7 @@ of its server (the leader), the loss of a majority, and a network partition
 between the client and every server. These are the faults the job backend's
 workers must survive; each test shows what the client sees and when.
 
-Servers are real ``QuorumPeerMain`` processes (``qlgate.jobs.zkserver.LocalEnsemble``);
+Servers are real ``QuorumPeerMain`` processes (``tests.servers.zookeeper.LocalEnsemble``);
 the partition is staged by loopback proxies (``tests.netproxy``).
 """
 

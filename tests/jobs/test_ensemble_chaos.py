@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+from qlgate.jobs.model import JobSpec
 from qlgate.jobs.zk.session import zk_client
 from tests.jobs.cluster import Cluster, three_calls
 from tests.netproxy import ProxiedEnsemble
@@ -45,7 +46,7 @@ def test_a_worker_frozen_past_its_session_never_calls_for_its_lost_run(cluster):
     cluster.worker("w1", slots=1)
     cluster.worker("w2", slots=1)
     cluster.jobs.set_limit("partner.a", 1)
-    ids = [cluster.jobs.submit(three_calls(f"f{i}"), types=["partner.a"], max_attempts=5) for i in range(4)]
+    ids = [cluster.jobs.submit(JobSpec(three_calls(f"f{i}"), types=["partner.a"], max_attempts=5)) for i in range(4)]
     cluster.wait_for_calls(ids[0])
     victim = cluster.jobs.get(ids[0]).attempts[-1].worker
     cluster.signal(victim, signal.SIGSTOP)
@@ -70,7 +71,10 @@ def test_a_worker_cut_off_from_zookeeper_stops_calling_before_its_runs_are_given
         cluster.worker("cut", slots=2, hosts=proxies.hosts)
         cluster.worker("w2", slots=2)
         cluster.jobs.set_limit("partner.a", 2)
-        ids = [cluster.jobs.submit(three_calls(f"p{i}", ms=400), types=["partner.a"], max_attempts=5) for i in range(8)]
+        ids = [
+            cluster.jobs.submit(JobSpec(three_calls(f"p{i}", ms=400), types=["partner.a"], max_attempts=5))
+            for i in range(8)
+        ]
         deadline = time.monotonic() + 20
         while not any(j.state == "running" and j.attempts[-1].worker == "cut" for j in cluster.jobs.list()):
             assert time.monotonic() < deadline
@@ -108,9 +112,11 @@ def test_the_leader_crashing_under_submissions_queues_every_job_once(cluster, en
             for i in range(60):
                 ids.append(
                     client.submit(
-                        f'return select * from partner.b.call where ms = "50" and job = "s{i}"',
-                        types=["partner.b"],
-                        idempotency_key=f"s{i}",
+                        JobSpec(
+                            f'return select * from partner.b.call where ms = "50" and job = "s{i}"',
+                            types=["partner.b"],
+                            idempotency_key=f"s{i}",
+                        ),
                     )
                 )
         except BaseException as error:  # noqa: BLE001 — reported by the test below
@@ -143,7 +149,7 @@ def test_quorum_lost_for_20_seconds_costs_no_session(cluster, ensemble):
     owners = {name: cluster.client.exists(f"/qlgate/workers/{name}").ephemeralOwner for name in sessions}
     cluster.jobs.set_limit("partner.c", 2)
     ids = [
-        cluster.jobs.submit(three_calls(f"q{i}", ms=200, kind="c"), types=["partner.c"], max_attempts=5)
+        cluster.jobs.submit(JobSpec(three_calls(f"q{i}", ms=200, kind="c"), types=["partner.c"], max_attempts=5))
         for i in range(6)
     ]
     cluster.wait_for_calls(ids[0])
@@ -164,7 +170,7 @@ def test_the_limiter_master_crashing_hands_over_within_the_session_timeout(clust
     cluster.worker("w1", slots=3)
     cluster.worker("w2", slots=3)
     cluster.jobs.set_limit("partner.a", 2)
-    ids = [cluster.jobs.submit(three_calls(f"m{i}", ms=150), types=["partner.a"]) for i in range(10)]
+    ids = [cluster.jobs.submit(JobSpec(three_calls(f"m{i}", ms=150), types=["partner.a"])) for i in range(10)]
     cluster.wait_for_calls(ids[0])
     master = cluster.jobs.master()
     killed_at = cluster.signal(master, signal.SIGKILL)
@@ -181,7 +187,10 @@ def test_sigterm_stops_a_worker_within_its_bound_with_the_whole_ensemble_down(cl
     cluster.worker("w1", slots=2)
     cluster.worker("w2", slots=2)
     cluster.jobs.set_limit("partner.a", 2)
-    ids = [cluster.jobs.submit(three_calls(f"t{i}", ms=300), types=["partner.a"], max_attempts=5) for i in range(4)]
+    ids = [
+        cluster.jobs.submit(JobSpec(three_calls(f"t{i}", ms=300), types=["partner.a"], max_attempts=5))
+        for i in range(4)
+    ]
     cluster.wait_for_calls(ids[0])
     for i in range(3):
         ensemble.kill(i)

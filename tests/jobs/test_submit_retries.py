@@ -8,6 +8,7 @@ import aiohttp
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.local import LocalJobs
+from qlgate.jobs.model import JobSpec
 from qlgate.server.app import build_app
 from tests.gateway_server import GatewayTestServer
 
@@ -61,7 +62,7 @@ def test_a_submission_whose_answer_is_lost_with_the_connection_is_queued_once(zk
     monkeypatch.setattr(client_module, "commit", commit_then_lose_the_answer)
     jobs = ZkJobs(zk)
     try:
-        job_id = jobs.submit("return 1;", types=["t"])
+        job_id = jobs.submit(JobSpec("return 1;", types=["t"]))
         assert lost and [j.id for j in jobs.list()] == [job_id]
         assert len(zk.get_children("/qlgate/queue")) == 1
     finally:

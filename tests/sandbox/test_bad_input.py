@@ -12,8 +12,8 @@ import aiohttp
 import pytest
 
 from qlgate.http.xml import xml_to_json
-from qlgate.sandbox import rest_app
-from qlgate.sandbox.state import SEED
+from qlgate_ebay_emulator import rest_app
+from qlgate_ebay_emulator.state import SEED
 
 from .trading_harness import BUYER, SELLER, Api, item_xml
 
@@ -109,7 +109,7 @@ def test_an_unexpected_exception_is_error_10007_and_logged(caplog):
         raise ZeroDivisionError("a bug")
 
     api.trading.calls["GeteBayOfficialTime"] = broken
-    with caplog.at_level(logging.ERROR, logger="qlgate.sandbox.trading"):
+    with caplog.at_level(logging.ERROR, logger="qlgate_ebay_emulator.trading"):
         answer = api("GeteBayOfficialTime")
     errors = answer["Errors"]
     assert answer["Ack"] == "Failure" and code(answer) == 10007
@@ -240,7 +240,7 @@ async def test_an_unexpected_exception_is_a_500_in_ebays_shape(rest, monkeypatch
         raise KeyError("a bug")
 
     monkeypatch.setitem(rest_app.HANDLERS, "sell.inventory.getInventoryItems", broken)
-    with caplog.at_level(logging.ERROR, logger="qlgate.sandbox.rest_app"):
+    with caplog.at_level(logging.ERROR, logger="qlgate_ebay_emulator.rest_app"):
         status, answer = await rest.call("GET", f"{INVENTORY}/inventory_item")
     error = ebay_error(status, answer, (500, 25001))
     assert error["domain"] == "API_INVENTORY" and error["category"] == "APPLICATION"

@@ -6,9 +6,9 @@ import time
 import aiohttp
 import pytest
 
-from qlgate.sandbox.catalogue import generate
-from qlgate.sandbox.search import Query
-from qlgate.sandbox.state import Marketplace
+from qlgate_ebay_emulator.catalogue import generate
+from qlgate_ebay_emulator.search import Query
+from qlgate_ebay_emulator.state import Marketplace
 
 FINDING = "/services/search/FindingService/v1"
 

@@ -1,4 +1,4 @@
-"""The emulator on demand (``qlgate/sandbox/lazy.py``): its address is taken at
+"""The emulator on demand (``emulator/qlgate_ebay_emulator/lazy.py``): its address is taken at
 once, the emulator is built by the first connection, and every connection —
 those that arrive while it is being built too — gets its answer."""
 
@@ -8,8 +8,8 @@ import asyncio
 
 import aiohttp
 
-from qlgate.sandbox.endpoints import SHOPPING_PATH
-from qlgate.sandbox.lazy import LazyEmulator
+from qlgate_ebay_emulator.endpoints import SHOPPING_PATH
+from qlgate_ebay_emulator.lazy import LazyEmulator
 
 
 async def test_nothing_is_built_until_something_connects_and_stopping_then_frees_the_port():

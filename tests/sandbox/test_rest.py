@@ -8,9 +8,9 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 import pytest
 
-from qlgate.sandbox import rest_routes
-from qlgate.sandbox.app import rest_auth_config
-from qlgate.sandbox.state import SEED
+from qlgate_ebay_emulator import rest_routes
+from qlgate_ebay_emulator.app import rest_auth_config
+from qlgate_ebay_emulator.state import SEED
 
 OAUTH = json.loads(SEED.read_text())["oauth"]
 APP, LIMITED = OAUTH["applications"]
@@ -50,7 +50,7 @@ def test_route_table_is_current():
     if not rest_routes.DIGEST.exists():
         pytest.skip("the digest of eBay's contracts is not beside the checkout")
     built = rest_routes.render(rest_routes.build(json.loads(rest_routes.DIGEST.read_text())))
-    assert built == rest_routes.ROUTES.read_text(), "run: python3 -m qlgate.sandbox.rest_routes"
+    assert built == rest_routes.ROUTES.read_text(), "run: python3 -m qlgate_ebay_emulator.rest_routes"
     assert len(rest_routes.table().routes) == 328
 
 

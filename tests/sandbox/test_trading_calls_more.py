@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from qlgate.sandbox.state import Marketplace
-from qlgate.sandbox.trading import Trading
+from qlgate_ebay_emulator.state import Marketplace
+from qlgate_ebay_emulator.trading import Trading
 
 from . import test_trading_calls
 from .trading_harness import BUYER, BUYER_ID, SELLER, SELLER_ID, Api

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from qlgate.http.xml import xml_to_json
-from qlgate.sandbox.state import Marketplace
-from qlgate.sandbox.trading import Trading
+from qlgate_ebay_emulator.state import Marketplace
+from qlgate_ebay_emulator.trading import Trading
 
 BUYER, SELLER = "TEST-TOKEN", "SELLER-AUTH-TOKEN-HERE"
 BUYER_ID, SELLER_ID = "testuser_bountifulbuyer", "testuser_magicalbookseller"

@@ -24,6 +24,7 @@ from aiohttp import web
 from qlgate.jobs.archive import Archive
 from qlgate.jobs.factory import open_job_backend
 from qlgate.jobs.local import LocalJobs
+from qlgate.jobs.model import JobSpec
 from qlgate.jobs.runner import EngineRunner
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
@@ -143,10 +144,10 @@ async def test_lone_surrogates_are_stored_and_never_wedge_a_slot(tmp_path, make_
     engine = make_engine()
     jobs = LocalJobs(path, EngineRunner(engine), slots=4).start()
     try:
-        ids = [jobs.submit(SURROGATE, types=["t"], vars={"note": "\udfff"}) for _ in range(4)]
+        ids = [jobs.submit(JobSpec(SURROGATE, types=["t"], vars={"note": "\udfff"})) for _ in range(4)]
         ended = await asyncio.to_thread(jobs.wait, ids, 10)
         assert [(j.state, j.result) for j in ended] == [("done", "\ud800")] * 4
-        (after,) = await asyncio.to_thread(jobs.wait, [jobs.submit("return 1;", types=["t"])], 10)
+        (after,) = await asyncio.to_thread(jobs.wait, [jobs.submit(JobSpec("return 1;", types=["t"]))], 10)
         assert after.state == "done" and after.result == 1
     finally:
         await jobs.stop()
@@ -165,12 +166,12 @@ async def test_an_unrecordable_outcome_fails_the_attempt_and_frees_the_slot(tmp_
     jobs = LocalJobs(tmp_path / "jobs.sqlite", unrecordable_runner(), slots=1).start()
     try:
         with caplog.at_level(logging.ERROR, logger="qlgate.jobs.local"):
-            job_id = jobs.submit("unrecordable", types=["t"], max_attempts=2)
+            job_id = jobs.submit(JobSpec("unrecordable", types=["t"], max_attempts=2))
             (job,) = await asyncio.to_thread(jobs.wait, [job_id], 10)
         assert job.state == "failed" and len(job.attempts) == 2
         assert all(a.error.startswith("RecordError: the outcome could not be recorded: ") for a in job.attempts)
         assert "could not be recorded" in caplog.text
-        (after,) = await asyncio.to_thread(jobs.wait, [jobs.submit("fine", types=["t"])], 10)
+        (after,) = await asyncio.to_thread(jobs.wait, [jobs.submit(JobSpec("fine", types=["t"]))], 10)
         assert (after.state, after.result) == ("done", "fine")
     finally:
         await jobs.stop()
@@ -193,9 +194,9 @@ def test_the_zookeeper_worker_fails_an_unrecordable_outcome_and_frees_its_slots(
     limiter = Limiter(session(), name="l").start()
     worker = Worker(session(), unrecordable_runner(), name="w", slots=1).start()
     try:
-        bad = jobs.submit("unrecordable", types=["t"], max_attempts=1)
-        surrogate = jobs.submit("\ud800", types=["t"])
-        fine = jobs.submit("fine", types=["t"])
+        bad = jobs.submit(JobSpec("unrecordable", types=["t"], max_attempts=1))
+        surrogate = jobs.submit(JobSpec("\ud800", types=["t"]))
+        fine = jobs.submit(JobSpec("fine", types=["t"]))
         ended = jobs.wait([bad, surrogate, fine], timeout=15)
         assert ended[0].state == "failed"
         assert ended[0].error.startswith("RecordError: the outcome could not be recorded: ")

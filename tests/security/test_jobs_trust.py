@@ -14,6 +14,7 @@ import pytest
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.local import LocalJobs
+from qlgate.jobs.model import JobSpec
 from qlgate.jobs.runner import EngineRunner
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.limiter import Limiter
@@ -121,18 +122,20 @@ def test_a_callers_job_runs_under_the_adhoc_policy_on_every_zookeeper_worker(tab
             workers.append(Worker(session(), EngineRunner(engine), name=name, slots=2, loop=loop).start())
         jobs = ZkJobs(session())
         callers = [
-            jobs.submit(inline_call(observer.base), types=["t"], trust="caller", owner="k", max_attempts=1)
+            jobs.submit(JobSpec(inline_call(observer.base), types=["t"], trust="caller", owner="k", max_attempts=1))
             for _ in range(6)
         ]
         # the policy of the gateway that took it travels with the job: no inline tables, anywhere
         strict = jobs.submit(
-            inline_call(observer.base),
-            types=["t"],
-            trust="caller",
-            max_attempts=1,
-            policy={"allowedHosts": [observer.base.split("//")[1]], "inlineTables": False},
+            JobSpec(
+                inline_call(observer.base),
+                types=["t"],
+                trust="caller",
+                max_attempts=1,
+                policy={"allowedHosts": [observer.base.split("//")[1]], "inlineTables": False},
+            ),
         )
-        mine = jobs.submit(inline_call(observer.base), types=["t"], max_attempts=1)
+        mine = jobs.submit(JobSpec(inline_call(observer.base), types=["t"], max_attempts=1))
         ended = jobs.wait([*callers, strict, mine], timeout=60)
         assert ended[-2].state == "failed" and "inlineTables" in ended[-2].error
         ended = ended[:-2] + ended[-1:]

@@ -22,7 +22,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from qlgate.engine.engine import Engine
-from qlgate.sandbox.app import RunningSandbox, Sandbox
+from qlgate_ebay_emulator.app import RunningSandbox, Sandbox
 from tests.conftest import served
 
 ROOT = Path(__file__).resolve().parents[2]

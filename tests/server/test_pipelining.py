@@ -24,7 +24,7 @@ from qlgate.jobs.factory import open_job_backend
 from qlgate.server.app import build_app
 from qlgate.server.server import serving
 
-ROUTES = {"c.ql": "return {\"q\": \"{q}\", \"n\": 2} via route '/c?q={q}' using method get;"}
+ROUTES = {"c.ql": 'return {"q": "{q}", "n": 2} via route \'/c?q={q}\' using method get;'}
 
 
 def _request(method: str, target: str, body: bytes | None = None, *headers: str, chunked: bool = False) -> bytes:

@@ -25,6 +25,7 @@ from ..model import (
     Job,
     JobError,
     JobNotFound,
+    JobSpec,
     QueueFull,
     check_idempotency_key,
     check_job_id,
@@ -85,42 +86,15 @@ class ZkJobs:
             self.client.close()
 
     # ------------------------------------------------------------------ submit
-    def submit(
-        self,
-        script: str,
-        *,
-        types: Iterable[str],
-        vars: dict[str, Any] | None = None,
-        priority: int = 0,
-        not_before: float = 0.0,
-        max_attempts: int = 3,
-        max_seconds: float | None = None,
-        trust: str = "deployer",
-        owner: str | None = None,
-        policy: dict[str, Any] | None = None,
-        idempotency_key: str | None = None,
-    ) -> int:
+    def submit(self, spec: JobSpec) -> int:
         """Queue a job; its id. Never queues it twice: the id is chosen before the
         transaction, so after a ConnectionLoss (which may hide a commit that landed)
         the job's node tells whether it did. With ``idempotency_key``, a second
         submission under the same key and owner — a client's retry, from any
         process — answers the first one's id (keys last ``KEY_KEEP_S``)."""
-        key = check_idempotency_key(idempotency_key)
-        job = new_job(
-            0,
-            script,
-            types=types,
-            vars=vars,
-            priority=priority,
-            not_before=not_before,
-            max_attempts=max_attempts,
-            max_seconds=max_seconds,
-            max_run_seconds=self.max_run_seconds,
-            trust=trust,
-            owner=owner,
-            policy=policy,
-        )
-        key_path = self.layout.key(key_digest(owner, key)) if key is not None else None
+        key = check_idempotency_key(spec.idempotency_key)
+        job = new_job(0, spec, max_run_seconds=self.max_run_seconds)
+        key_path = self.layout.key(key_digest(spec.owner, key)) if key is not None else None
         if key_path is not None and (earlier := self._keyed(key_path)) is not None:
             return earlier
         due = max(job.submitted, job.not_before)

@@ -25,14 +25,13 @@ import socket
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import ConnectionLoss, NodeExistsError, NoNodeError, SessionExpiredError
 
-from ..model import MAX_RUN_SECONDS, MAX_STORED_RESULT_BYTES, Job, attempt_error
+from ..model import MAX_RUN_SECONDS, MAX_STORED_RESULT_BYTES, Job, JobRunner, attempt_error
 from ..runner import run_with_deadline
 from .feed import Feed
 from .layout import Layout, decode, encode, parse_run_name
@@ -48,7 +47,6 @@ HANDLED_KEPT = 10_000  # names of runs started lately, to tell news of them from
 CALL_TIMEOUT_S = 10.0  # jobs.callTimeout: the longest one upstream call of a run may take
 
 # runs a job's script: (job) -> awaitable result; raising means the attempt failed
-JobRunner = Callable[[Job], Coroutine[Any, Any, Any]]
 
 
 class Worker(Outcomes):

@@ -13,7 +13,7 @@ import pytest
 
 from qlgate.jobs.zk.lease import FencedGate, LeaseExpired, RunFence, SessionLease, run_fence
 from qlgate.jobs.zk.session import zk_client
-from qlgate.jobs.zkserver import LocalZooKeeper
+from tests.servers.zookeeper import LocalZooKeeper
 
 
 class Clock:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from qlgate.jobs.model import JobSpec
 from qlgate.jobs.zk.client import ZkJobs
 from qlgate.jobs.zk.layout import Layout, encode
 from qlgate.jobs.zk.limiter import Limiter
@@ -25,7 +26,7 @@ def test_a_batch_of_grants_is_all_or_nothing_and_the_rest_is_granted_after(zk):
     zk.create(layout.worker("w"), encode({"slots": 8}), ephemeral=True)
     zk.ensure_path(layout.assignments("w"))
     jobs.set_limit("t", 0)
-    ids = [jobs.submit("return 1", types=["t"]) for _ in range(3)]
+    ids = [jobs.submit(JobSpec("return 1", types=["t"])) for _ in range(3)]
     assert limiter._elected()
     limiter._cycle()  # the gate is shut: the master learns the queue
 
@@ -63,12 +64,12 @@ def test_a_lost_workers_runs_keep_their_slots_for_its_call_deadline_then_their_p
     doomed.create(layout.worker("w"), encode({"slots": 1, "callTimeout": 1.5}), ephemeral=True)
     doomed.ensure_path(layout.assignments("w"))
     jobs.set_limit("t", 1)
-    first = jobs.submit("return 1", types=["t"])
+    first = jobs.submit(JobSpec("return 1", types=["t"]))
     submitted = jobs.get(first).submitted
     assert limiter._elected()
     limiter._cycle()
     wait_until(lambda: jobs.get(first).state == "running")
-    later = [jobs.submit("return 1", types=["t"]) for _ in range(2)]
+    later = [jobs.submit(JobSpec("return 1", types=["t"])) for _ in range(2)]
     doomed.stop()  # closed: the worker's node goes at once
     doomed.close()
     gone = time.monotonic()

@@ -1,9 +1,9 @@
 """One ZooKeeper server process from the Debian package (``zookeeper``) on
-127.0.0.1, and how to ask it things: what ``zkserver.py``'s standalone server
+127.0.0.1, and how to ask it things: what ``zookeeper.py``'s standalone server
 and ensemble peers share — the install check, free ports, the config lines
 every server gets, four-letter words, and the JVM's life cycle.
 
-Kept apart from ``zkserver.py`` (which re-exports the public names): that module
+Kept apart from ``zookeeper.py`` (which re-exports the public names): that module
 is what a test or benchmark asks for — a standalone server or a quorum, its
 config and the waits until it serves — and both kinds run on the process and
 probes here.
@@ -18,7 +18,7 @@ import subprocess
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..errors import QlError
+from qlgate.errors import QlError
 
 ZOOKEEPER_JAR = Path("/usr/share/java/zookeeper.jar")
 ZOOKEEPER_CONF = Path("/etc/zookeeper/conf")  # only for its log4j settings

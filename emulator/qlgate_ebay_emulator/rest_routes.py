@@ -5,7 +5,7 @@ package), reduced to what serving it needs — API, operationId, method, full pa
 committed as ``rest_routes.json``. Regenerate it when the digest changes
 (``tests/sandbox/test_rest.py`` fails while it is stale)::
 
-    python3 -m qlgate.sandbox.rest_routes ../shared/ebay/rest-catalog.json
+    python3 -m qlgate_ebay_emulator.rest_routes ../shared/ebay/rest-catalog.json
 """
 
 from __future__ import annotations

@@ -19,16 +19,16 @@ from typing import Any
 
 from .endpoints import emulator_config
 
-log = logging.getLogger("qlgate.sandbox")
+log = logging.getLogger("qlgate_ebay_emulator")
 
 
 class LazyEmulator:
     """``await LazyEmulator().start()``: listening, not built; ``config()`` points eBay's
-    tables at it; ``stop()`` closes it whether it was built or not."""
+    tables at it; ``stop()`` closes it whether it was built or not. ``port`` 0: a free one."""
 
-    def __init__(self, host: str = "127.0.0.1", control_token: str | None = None):
+    def __init__(self, host: str = "127.0.0.1", control_token: str | None = None, port: int = 0):
         self.control_token = control_token or secrets.token_urlsafe(32)
-        self._socket = socket.create_server((host, 0), backlog=128)
+        self._socket = socket.create_server((host, port), backlog=128)
         self._socket.setblocking(False)
         self.base = f"http://{host}:{self._socket.getsockname()[1]}"
         self._server: asyncio.AbstractServer | None = None

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .zkserver_process import (
+from .zookeeper_process import (
     LOOPBACK,
     ZOOKEEPER_CONF,
     ZOOKEEPER_JAR,
@@ -29,7 +29,7 @@ from .zkserver_process import (
     require_installed,
 )
 
-# the server process and the helpers both kinds share live in zkserver_process.py; these names
+# the server process and the helpers both kinds share live in zookeeper_process.py; these names
 # were importable from here, and stay so
 __all__ = ["LOOPBACK", "ZOOKEEPER_CONF", "ZOOKEEPER_JAR", "LocalEnsemble", "LocalZooKeeper", "ZooKeeperUnavailable"]
 

@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import QlError
+from qlgate.errors import QlError
+
 from .app import RunningSandbox, Sandbox, load_data, new_control_token
 from .state import Marketplace
 

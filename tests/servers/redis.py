@@ -1,7 +1,7 @@
 """A standalone ``redis-server`` from the Debian package (``redis-server``), on
 127.0.0.1 with a free port and a directory of its own, persisting nothing: for
-tests and benchmarks of the shared response cache, as ``jobs/zkserver.py`` and
-``jobs/pgserver.py`` are for the job backend.
+tests and benchmarks of the shared response cache, as ``zookeeper.py`` and
+``postgres.py`` are for the job backend.
 
 A free port can be taken by another process between the choice and the bind;
 a server that loses that race exits, and another port is tried: the port
@@ -16,8 +16,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..errors import QlError
-from ..ports import free_port
+from qlgate.errors import QlError
+from qlgate.ports import free_port
 
 START_S = 10.0
 TRIES = 3

@@ -1,7 +1,7 @@
 """A standalone PostgreSQL server from the Debian package (``postgresql``), on
 127.0.0.1 with its own port and a temporary data directory: for tests,
 benchmarks and trying the archive on PostgreSQL on one machine. Like
-``zkserver.LocalZooKeeper``, stop and start keep the data, so a restart looks
+``zookeeper.LocalZooKeeper``, stop and start keep the data, so a restart looks
 to clients like a real outage.
 
 It never touches the cluster the Debian package may have started on port 5432:
@@ -37,8 +37,8 @@ from urllib.parse import quote
 import psycopg
 from psycopg import sql
 
-from ..errors import QlError
-from ..ports import free_port
+from qlgate.errors import QlError
+from qlgate.ports import free_port
 
 SUPERUSER = "postgres"
 SERVICE_USER = "postgres"  # the system user the server runs as when we are root
