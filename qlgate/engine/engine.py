@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cache.responses import ResponseCache
 from ..config import Config
+from ..diagnostics import Diagnostics
 from ..errors import QlError
 from ..lang import ast
 from ..lang.parser import parse
@@ -27,6 +28,7 @@ from ..lang.walk import walk
 from ..limits.api_types import ApiTypes
 from ..limits.gate import CallLimits
 from ..oauth.manager import TokenManager
+from ..request_info import RequestInfo
 from ..routes import Route, load_routes_dir
 from ..tables.files import CodeDirs
 from ..tables.index import open_tables
@@ -34,8 +36,6 @@ from ..tables.model import Table, compile_table
 from ..tables.registry import LoadProblem, TableRegistry
 from ..trust import Trust
 from .backoff import BackoffBoard, BackoffSettings
-from .context import RequestInfo
-from .diagnostics import Diagnostics
 from .planner import Plan, compile_script
 from .run import Run
 

@@ -22,10 +22,12 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..cache.responses import CachePlan
+from ..diagnostics import Diagnostics
 from ..errors import CompileError, QlError, StatementError
 from ..lang import ast
 from ..lang.templates import Template, interpolate_text, parse_template
 from ..lang.walk import walk
+from ..request_info import RequestInfo
 from ..tables.files import CodeDirs
 from ..tables.registry import TableRegistry
 from ..trust import Trust, url_origin
@@ -33,8 +35,7 @@ from ..values import MISSING, is_nullish, truthy
 from . import statements
 from .backoff import NO_DELAYS, Delays
 from .budget import Budget
-from .context import EngineServices, RequestInfo
-from .diagnostics import Diagnostics
+from .context import EngineServices
 from .planner import Plan
 
 if TYPE_CHECKING:

@@ -25,11 +25,11 @@ from .. import timers
 from ..cache.keys import IDEMPOTENT
 from ..cache.responses import CachePlan, ResponseCache
 from ..config import Secrets
+from ..diagnostics import CallRecord, Diagnostics
 from ..errors import QlError, UpstreamTimeout, UpstreamUnavailable
 from ..http.client import HttpClient, HttpRequest, HttpResponse
 from ..limits.gate import CallLimits
 from .backoff import NO_DELAYS, BackoffBoard, Delays, failed_status, retry_after_seconds
-from .diagnostics import CallRecord, Diagnostics
 
 
 class Sender:

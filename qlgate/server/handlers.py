@@ -15,11 +15,11 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
-from ..engine.context import RequestInfo
 from ..engine.engine import Compiled
 from ..errors import InvalidRequestBody, QlError, TableNotFound, UpstreamTimeout
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
+from ..request_info import RequestInfo
 from ..routes import Route, select_route
 from ..tables.describe import describe_route, describe_table, route_summary, table_example, table_summary
 from ..timers import deadline

@@ -14,7 +14,7 @@ from typing import Any
 
 from aiohttp import web
 
-from ..engine.diagnostics import Diagnostics
+from ..diagnostics import Diagnostics
 from ..engine.engine import new_request_id
 from ..errors import QlError
 from ..values import dump_json

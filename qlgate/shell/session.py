@@ -36,7 +36,7 @@ from ..lang.parser import parse
 from ..values import MISSING
 
 if TYPE_CHECKING:
-    from ..engine.diagnostics import Diagnostics
+    from ..diagnostics import Diagnostics
     from ..engine.engine import Compiled
     from ..workspace import Workspace
 

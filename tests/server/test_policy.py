@@ -9,7 +9,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestServer
 
-from qlgate.engine.diagnostics import CallRecord, Diagnostics
+from qlgate.diagnostics import CallRecord, Diagnostics
 from qlgate.server.app import build_app
 from qlgate.server.middleware import _upstream
 from qlgate.trust import HostAllowList, UpstreamNotAllowed
