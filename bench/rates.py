@@ -20,11 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from qlgate.jobs.rates import CallGate, MemoryTokens, Rate
-from qlgate.jobs.slots import busiest_window, promised_share
-from qlgate.jobs.zk.rates import ZkTokens
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zkserver import LocalZooKeeper
+from qlgate.limits.rate import Rate
+from qlgate.limits.rates import CallGate
+from qlgate.limits.slots import busiest_window, promised_share
+from qlgate.limits.stores.memory import MemoryTokens
+from qlgate.limits.stores.zk_rates import ZkTokens
 
 TABLE = "bench.rated.call"
 

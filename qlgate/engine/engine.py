@@ -72,9 +72,13 @@ class Engine:
         config: str | Path | dict | Config | None = None,
         cache_size: int = 512,
         lazy_tables: bool = False,
+        limits: CallLimits | None = None,
     ):
         """``lazy_tables``: compile a table when a script first names it, through the
-        on-disk table index (``tables/index.py``; ``qlgate run``), instead of all now."""
+        on-disk table index (``tables/index.py``; ``qlgate run``), instead of all now.
+        ``limits``: the partner APIs' limits every upstream call counts against
+        (``qlgate.limits.open``; opened, and closed, by whoever opens the engine: serve,
+        run, a worker); None: no limits."""
         if isinstance(config, Config):
             self.config = config
         elif isinstance(config, dict):
@@ -104,14 +108,28 @@ class Engine:
         self.responses = ResponseCache.from_config(self.config.data)
         # successive failures per table, and the back-off they call for (config ``backoff``)
         self.backoff = BackoffBoard(BackoffSettings.from_config(self.config.data))
-        # the partner APIs' limits on every call (qlgate/limits): set by whoever opens the
-        # store this process shares them through (serve, run, a worker); None: no limits
+        # the partner APIs' limits on every call (qlgate/limits), shared with the other
+        # processes through the store their opener chose
         self.api_types = ApiTypes.from_config(self.config.data)
-        self.limits: CallLimits | None = None
+        self._limits = limits
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
+
+    @property
+    def limits(self) -> CallLimits | None:
+        return self._limits
+
+    def adopt_limits(self, limits: CallLimits) -> CallLimits:
+        """Take limits opened after the engine, once: the one way besides the constructor,
+        for the gateway's start-up (``qlgate/server/startup.py``), which opens its workspace
+        before the job backend whose store the limits count in. To go when start-up opens
+        the store first and passes the limits to ``Workspace.open``."""
+        if self._limits is not None:
+            raise RuntimeError("the engine has its limits already")
+        self._limits = limits
+        return limits
 
     @property
     def http(self) -> HttpClient:
@@ -371,8 +389,8 @@ class Engine:
         return await self.credentials.access_token(name)
 
     async def close(self) -> None:
-        if self.limits is not None:
-            self.limits.stop_background()  # what its store holds goes back with close_limits
+        if self._limits is not None:
+            self._limits.stop_background()  # what its store holds goes back with close_limits
         await self.responses.close()
         if self._http is not None:
             await self._http.close()

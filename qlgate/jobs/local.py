@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
 
+from ..limits.api_types import check_type
+from ..limits.rate import Rate
 from .local_store import LocalStore
 from .model import (
     CANCELLED,
@@ -46,10 +48,8 @@ from .model import (
     new_job,
     oversized_result,
 )
-from .rates import Rate
 from .runner import run_with_deadline
 from .sqlite import job_filter
-from .types import check_type
 from .zk.worker import JobRunner
 
 WORKER_NAME = "embedded"

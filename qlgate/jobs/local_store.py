@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..limits.stores.sqlite import open_database
 from .model import Job
-from .sqlite import open_database
 
 SCHEMA = """
 create table if not exists jobs (

@@ -3,8 +3,8 @@ server: two sessions share a limit, say what they want, and a session that ends
 gives its units back."""
 
 from qlgate.jobs.zk.session import zk_client
-from qlgate.jobs.zk.units import ZkUnits
 from qlgate.limits.inflight import Holding
+from qlgate.limits.stores.zk_units import ZkUnits
 
 
 def session(zk_hosts):
