@@ -92,6 +92,7 @@ def _not_yet_said(warnings: Iterable[str], names: set[str]) -> dict[str, None]:
 
 
 async def _execute(args: argparse.Namespace) -> int:
+    from ..engine.options import RunOptions
     from ..jobs.factory import host_limits_if_set
     from ..values import dump_json
     from ..workspace import Workspace, load_config
@@ -121,7 +122,7 @@ async def _execute(args: argparse.Namespace) -> int:
                 finally:
                     report_problems()
                 warned = _unassigned(compiled.plan, context, origin, strict=args.strict)
-                result = await engine.run_compiled(compiled, context=context, base_dir=base_dir)
+                result = await engine.run_compiled(compiled, RunOptions(context=context, base_dir=base_dir))
             except QlError as error:
                 report_problems()
                 # what the run did and said before it failed helps as much as after a success

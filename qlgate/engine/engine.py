@@ -36,6 +36,7 @@ from ..tables.model import Table, compile_table
 from ..tables.registry import LoadProblem, TableRegistry
 from ..trust import Trust
 from .backoff import BackoffBoard, BackoffSettings
+from .options import DEFAULT, RunOptions
 from .planner import Plan, compile_script
 from .run import Run
 
@@ -326,53 +327,21 @@ class Engine:
         every upstream call (the job backend's call-rate limits)."""
         base = Path(base_dir) if base_dir is not None else None
         compiled = self.compile(script, trust=trust, base_dir=base, origin=origin)
-        return await self.run_compiled(
-            compiled, context=context, request=request, base_dir=base, request_id=request_id, call_gate=call_gate
+        options = RunOptions(
+            context=context, request=request, base_dir=base, request_id=request_id, call_gate=call_gate
         )
+        return await self.run_compiled(compiled, options)
 
-    async def run_compiled(
-        self,
-        compiled: Compiled,
-        *,
-        context: dict[str, Any] | None = None,
-        request: RequestInfo | None = None,
-        base_dir: Path | None = None,
-        request_id: str | None = None,
-        call_gate: Callable[[str], Awaitable[None]] | None = None,
-        values_only: frozenset[str] = frozenset(),
-        call_deadline: float | None = None,
-        deadline: float | None = None,
-        patient: bool = False,
-        shares_answers: bool = False,
-    ) -> Result:
-        """Run a compiled script under the trust it was compiled with. ``values_only``:
-        context names that are data (a request body's members), never a table.
-        ``call_deadline``: the longest one upstream call may take, retries included
-        (a job's calls must end in bounded time, ``jobs/zk/lease.py``). ``deadline``:
-        the ``time.monotonic()`` by which the run must be done (a gateway request's);
-        no call waits for back-off, ``Retry-After`` or a limit past it. ``patient``: a
-        job's run, whose calls wait for their API types' limits as long as it may last.
-        ``shares_answers``: the result is only read (encoded, stored), never changed, so
-        its reads may share the tree decoded for another run's identical call in flight
-        instead of decoding a copy each (only where the script hands no value to deployer
-        code: ``Compiled.shareable``); the default gives each run values of its own."""
+    async def run_compiled(self, compiled: Compiled, options: RunOptions = DEFAULT, /, **changes: Any) -> Result:
+        """Run a compiled script under the trust it was compiled with, as ``options`` say
+        (``engine/options.py``), with ``changes`` to them by name
+        (``run_compiled(compiled, shares_answers=True)``). Sharing decoded answers is
+        only for scripts that hand no value to deployer code (``Compiled.shareable``)."""
+        options = options.but(**changes)
+        if options.shares_answers and not compiled.shareable:
+            options = options.but(shares_answers=False)
         tables = self._registry(compiled.inline)
-        run = Run(
-            self,
-            compiled.plan,
-            tables,
-            context=context,
-            request=request,
-            base_dir=base_dir,
-            request_id=request_id or None,
-            trust=compiled.trust,
-            call_gate=call_gate,
-            values_only=values_only,
-            call_deadline=call_deadline,
-            deadline=deadline,
-            patient=patient,
-            shares_answers=shares_answers and compiled.shareable,
-        )
+        run = Run(self, compiled.plan, tables, options, compiled.trust)
         try:
             value, headers = await run.execute()
         except QlError as error:
