@@ -1,6 +1,6 @@
 """A per-second call rate under more demand than it allows: the calls a second
 achieved against the configured N (and the N/(1 + g) the slot arithmetic
-promises, qlgate/jobs/slots.py), and the most calls any sliding one-second
+promises, qlgate/limits/slots.py), and the most calls any sliding one-second
 window saw — in memory (the embedded backend: one gate, all callers) and in
 ZooKeeper (a gate per worker, each with its own session and event loop, against
 a real server from the Debian package on a free loopback port).

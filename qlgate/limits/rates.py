@@ -63,6 +63,7 @@ from .api_types import type_of_table
 from .rate import Rate
 from .slots import GRACE_NS, SECOND_NS, Slots, lease_size, spacing_ns
 
+# the name operators' log settings know it by, from before the rates moved out of qlgate/jobs/
 log = logging.getLogger("qlgate.jobs.rates")
 
 

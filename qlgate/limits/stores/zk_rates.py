@@ -47,6 +47,7 @@ from ..rate import Rate, day_before
 from ..slots import GRACE_NS, Slots, reserve
 from .zk_nodes import decode, encode
 
+# the name operators' log settings know it by, from before the rates moved out of qlgate/jobs/
 log = logging.getLogger("qlgate.jobs.rates")
 MEASURES = 3  # fresh readings of the clock a lease may take to narrow its uncertainty
 

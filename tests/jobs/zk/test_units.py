@@ -1,4 +1,4 @@
-"""Calls in flight counted in ZooKeeper (``qlgate/jobs/zk/units.py``), on a real
+"""Calls in flight counted in ZooKeeper (``qlgate/limits/stores/zk_units.py``), on a real
 server: two sessions share a limit, say what they want, and a session that ends
 gives its units back."""
 
