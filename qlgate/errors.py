@@ -156,6 +156,12 @@ class ScriptBudgetExceeded(StatementError):
     status = 400
 
 
+class RequestBytesExceeded(StatementError):
+    """A request's upstream answers came to more bytes than it may read (``gateway.maxRequestBytes``)."""
+
+    status = 400
+
+
 class UpstreamError(StatementError):
     """The upstream answered a non-2xx status (after status patching)."""
 

@@ -20,11 +20,11 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zkserver import LocalZooKeeper
+from tests.gateway_server import GatewayTestServer
 
 
 @dataclass
@@ -144,12 +144,12 @@ class Upstream:
 
 
 @contextlib.asynccontextmanager
-async def served_server(engine: Engine) -> AsyncIterator[tuple[TestServer, aiohttp.ClientSession]]:
+async def served_server(engine: Engine) -> AsyncIterator[tuple[GatewayTestServer, aiohttp.ClientSession]]:
     """The gateway's app over ``engine`` on a loopback port, and a session whose paths
     are relative to it."""
     from qlgate.server.app import build_app
 
-    server = TestServer(build_app(engine), host="127.0.0.1")
+    server = GatewayTestServer(build_app(engine), host="127.0.0.1")
     await server.start_server()
     try:
         async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as session:

@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "qlgate.errors",
             "qlgate.values",
             "qlgate.request_info",
+            "qlgate.fields",
             "qlgate.diagnostics",
             "qlgate.timers",
             "qlgate.suggest",

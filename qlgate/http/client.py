@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from ..errors import UpstreamTimeout, UpstreamUnavailable
+from ..errors import RequestBytesExceeded, UpstreamTimeout, UpstreamUnavailable
+from .budget import AnswerBudget
 from .head import BadUrl, serialise, split_url
 from .pool import Pool, ProxyRefused, _ProxyUnreachable
 from .proxy import ProxyServer, ProxySettings
-from .wire import WireError, WireTimeout
+from .wire import BudgetSpent, WireError, WireTimeout
 
 # methods a request may be sent again for when a reused keep-alive connection turns out
 # to have been closed by the server before it read anything (RFC 9110 §9.2.2)
@@ -48,6 +49,7 @@ class HttpRequest:
     timeout_ms: int = 10_000
     retry: bool = False
     check_url: Callable[[str], None] | None = None  # raises for URLs this request may not reach (every hop)
+    budget: AnswerBudget | None = None  # the bytes of answers the run it belongs to may still read
 
 
 @dataclass(slots=True)
@@ -237,12 +239,14 @@ class HttpClient:
             except (OSError, UnicodeError) as e:  # UnicodeError: a host name no resolver takes ("a..b")
                 raise _NetworkError(f"cannot reach {url}: {type(e).__name__}: {e}") from None
             try:
-                raw = await conn.exchange(data, timeout, limit, method == "HEAD")
+                raw = await conn.exchange(data, timeout, limit, method == "HEAD", request.budget)
             except WireTimeout:
                 pool.release(key, conn, keep=False)
                 raise self._timed_out(request, url, proxy) from None
             except WireError as e:
                 pool.release(key, conn, keep=False)
+                if isinstance(e, BudgetSpent):
+                    raise _over_budget(request, url) from None
                 if reused and e.fresh and method in _IDEMPOTENT:
                     continue  # the server had closed this idle connection: a new one
                 if e.over_limit:
@@ -257,6 +261,9 @@ class HttpClient:
             raise _proxy_refused(proxy, method, url, 407, raw.reason)
         answer_headers = raw.headers
         body = _decode_content(raw.body, answer_headers.get("content-encoding", ""), limit, url)
+        budget = request.budget
+        if budget is not None and len(body) > len(raw.body) and not budget.take(len(body) - len(raw.body)):
+            raise _over_budget(request, url)  # what it decompressed to counts, not what came
         return HttpResponse(
             raw.status,
             answer_headers,
@@ -274,6 +281,14 @@ class HttpClient:
         return UpstreamTimeout(
             f"Request timed out after {request.timeout_ms} ms: {request.method.upper()} {url}{via}", uri=url
         )
+
+
+def _over_budget(request: HttpRequest, url: str) -> RequestBytesExceeded:
+    limit = request.budget.limit if request.budget is not None else 0
+    return RequestBytesExceeded(
+        f"the request's upstream answers came to more than {limit:,} bytes (gateway.maxRequestBytes), "
+        f"reading {request.method.upper()} {url}"
+    )
 
 
 def _proxy_refused(proxy: ProxyServer, method: str, url: str, status: int, reason: str) -> UpstreamUnavailable:

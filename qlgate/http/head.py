@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 from urllib.parse import quote, unquote, urlsplit
 
+from ..fields import is_field_name
 from .proxy import ProxyServer
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -123,6 +124,8 @@ def serialise(
         lines.append(f"authorization: {origin.authorization}\r\n")
     for name, value in headers.items():
         if name not in _SENT_BY_US:
+            if not is_field_name(name):  # "Host: x" as a name would be a second Host on the wire
+                raise BadUrl(f"the header name {name[:60]!r} is not an HTTP token")
             lines.append(f"{name}: {value}\r\n")
     breaks = len(lines) + 1
     if proxy is not None and origin.scheme == "http" and proxy.authorization is not None:

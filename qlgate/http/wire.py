@@ -29,6 +29,7 @@ import asyncio
 import httptools
 
 from ..timers import EARLY_S, Scheduled, board
+from .budget import AnswerBudget
 
 MAX_HEADERS = 200  # lines in one answer's head
 MAX_HEAD_BYTES = 64 * 1024  # the head's total size; aiohttp's default limits are of the same order
@@ -63,6 +64,10 @@ class WireError(Exception):
         self.over_limit = over_limit
 
 
+class BudgetSpent(WireError):
+    """The request this answer is read for may read no more bytes (``budget.AnswerBudget``)."""
+
+
 class WireTimeout(Exception):
     """No byte arrived within the idle timeout."""
 
@@ -87,6 +92,7 @@ class Connection(asyncio.Protocol):
 
     # the answer being read, set by ``_reset`` before each request
     _limit: int
+    _budget: AnswerBudget | None
     _head_only: bool
     _status: int
     _reason: bytes
@@ -222,6 +228,10 @@ class Connection(asyncio.Protocol):
         if self._size > self._limit:
             self._error = WireError(f"exceeds the {self._limit}-byte limit", over_limit=True)
             raise self._error
+        budget = self._budget
+        if budget is not None and not budget.take(len(chunk)):
+            self._error = BudgetSpent("the request's answers are over its budget", over_limit=True)
+            raise self._error
         self._body.append(chunk)
 
     def on_message_complete(self) -> None:
@@ -237,7 +247,9 @@ class Connection(asyncio.Protocol):
 
     # ---------------------------------------------------------------- requests
 
-    async def exchange(self, data: bytes, timeout: float, limit: int, head_only: bool) -> RawResponse:
+    async def exchange(
+        self, data: bytes, timeout: float, limit: int, head_only: bool, budget: AnswerBudget | None = None
+    ) -> RawResponse:
         """Write one request (head and body, already serialised) and read its answer.
 
         The caller retires the connection (``close``) when this raises or is cancelled:
@@ -246,6 +258,7 @@ class Connection(asyncio.Protocol):
         if transport is None or self.closed:
             raise WireError("the connection is closed", fresh=True)
         self._reset(limit, head_only)
+        self._budget = budget
         self._parser = httptools.HttpResponseParser(self)
         loop = self.loop
         self._waiter = waiter = loop.create_future()

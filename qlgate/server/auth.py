@@ -25,11 +25,12 @@ import ipaddress
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-from aiohttp import web
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, QlError
+
+if TYPE_CHECKING:
+    from .request import Request
 
 QUERY, ROUTES, JOBS, ADMIN, CONSOLE = "query", "routes", "jobs", "admin", "console"
 SCOPES = {
@@ -41,13 +42,13 @@ SCOPES = {
 }
 PUBLIC = None
 
-# (method, route pattern) → the scope it needs; "*" is any method. Patterns are
-# aiohttp's canonical route names; the catch-all route serves the named routes.
+# (method, endpoint pattern) → the scope it needs; "*" is any method. Patterns are
+# the router's (``router.py``); the catch-all "/{tail}" serves the named routes.
 ENDPOINTS: dict[tuple[str, str], str | None] = {
     ("*", "/health"): PUBLIC,
     ("*", "/console"): PUBLIC,  # the page itself: it asks for a key, then calls the rest
     ("*", "/console/"): PUBLIC,
-    ("*", "/console/static"): PUBLIC,
+    ("*", "/console/static/{file:rest}"): PUBLIC,
     ("*", "/q"): QUERY,
     ("*", "/tables"): CONSOLE,
     ("*", "/table"): CONSOLE,
@@ -55,7 +56,7 @@ ENDPOINTS: dict[tuple[str, str], str | None] = {
     ("*", "/routes"): CONSOLE,
     ("*", "/api"): CONSOLE,
     ("*", "/route"): CONSOLE,
-    ("*", "/routes/{method}/{path}"): CONSOLE,
+    ("*", "/routes/{method}/{path:rest}"): CONSOLE,
     ("POST", "/jobs"): JOBS,
     ("GET", "/jobs"): JOBS,
     ("GET", "/jobs/{id}"): JOBS,
@@ -101,26 +102,12 @@ LOCAL = Principal(None, frozenset(SCOPES))  # anyone on an open gateway (loopbac
 _SCOPE_OF_ROUTE: dict[tuple[str, str], str | None] = {}  # (method, endpoint pattern) → scope
 
 
-def _scope_of(method: str, canonical: str) -> str | None:
-    method = "GET" if method == "HEAD" else method  # aiohttp answers HEAD with the GET handler
-    if canonical == "/{tail}" or canonical.startswith("/{tail:"):
-        canonical = "/{tail}"
-    elif canonical.startswith("/routes/{method}/"):
-        canonical = "/routes/{method}/{path}"
-    for key in ((method, canonical), ("*", canonical)):
+def _scope_of(method: str, endpoint: str) -> str | None:
+    method = "GET" if method == "HEAD" else method  # a HEAD is answered by the GET's handler
+    for key in ((method, endpoint), ("*", endpoint)):
         if key in ENDPOINTS:
             return ENDPOINTS[key]
     return ADMIN
-
-
-def endpoint_of(request: Any) -> str:
-    """The path pattern of the endpoint serving ``request``: the gateway's front names
-    it on its requests (``incoming.Incoming.endpoint``); on aiohttp's, the route's resource."""
-    endpoint = getattr(request, "endpoint", None)
-    if isinstance(endpoint, str):
-        return endpoint
-    resource = request.match_info.route.resource
-    return resource.canonical if resource is not None else ""
 
 
 @dataclass(frozen=True)
@@ -172,7 +159,7 @@ class Gatekeeper:
             keys.append(_Key(name, _digest(key), frozenset(scopes)))
         return cls(tuple(keys), insecure)
 
-    def principal(self, request: web.Request) -> Principal:
+    def principal(self, request: Request) -> Principal:
         """The caller, or a typed 401/403 (the gateway's one error shape)."""
         if self.open:
             if not self.insecure:
@@ -192,9 +179,9 @@ class Gatekeeper:
         return Principal(found.name, found.scopes)
 
     @staticmethod
-    def required_scope(request: web.Request) -> str | None:
+    def required_scope(request: Request) -> str | None:
         """The scope an endpoint needs (``ENDPOINTS``); unknown endpoints need admin."""
-        key = (request.method, endpoint_of(request))
+        key = (request.method, request.endpoint)
         try:
             return _SCOPE_OF_ROUTE[key]
         except KeyError:
@@ -204,7 +191,7 @@ class Gatekeeper:
         scope = _SCOPE_OF_ROUTE[key] = _scope_of(*key)
         return scope
 
-    def authorize(self, request: web.Request) -> Principal:
+    def authorize(self, request: Request) -> Principal:
         scope = self.required_scope(request)
         if scope is PUBLIC and not self.open:
             return Principal(None, frozenset())
@@ -217,7 +204,7 @@ class Gatekeeper:
 
     # ------------------------------------------------------------------ an open gateway
     @staticmethod
-    def _check_local(request: web.Request) -> None:
+    def _check_local(request: Request) -> None:
         if not _loopback_address(request.remote):
             raise NotAllowed("this gateway has no gateway.auth, so it answers loopback clients only")
         forwarded = next((h for h in _PROXY_HEADERS if h in request.headers), None)
@@ -234,7 +221,7 @@ class Gatekeeper:
             )
 
     @staticmethod
-    def _check_same_origin(request: web.Request) -> None:
+    def _check_same_origin(request: Request) -> None:
         """A browser says where a request comes from: refuse other sites, so a web page
         cannot use a visitor's open gateway (no cookies are needed for that)."""
         fetch_site = request.headers.get("Sec-Fetch-Site", "").lower()

@@ -17,14 +17,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
-
 from .._version import __version__
 from ..errors import QlError
 from ..trust import fixed_origin
 from ..workspace import Workspace
-from .handlers import ROUTES
-from .middleware import ACCESS_LOG, GATEKEEPER
+from .gateway import Gateway
 
 MOST_HOSTS = 6  # upstream hosts named before "and N more"
 
@@ -80,11 +77,11 @@ def lines(facts: Facts) -> list[str]:
     return out
 
 
-def gather(args: Any, app: web.Application, workspace: Workspace) -> Facts:
+def gather(args: Any, gateway: Gateway, workspace: Workspace) -> Facts:
     """The facts of a gateway process that ``open_gateway`` set up from ``args``."""
     engine = workspace.engine
     data = engine.config.data
-    gatekeeper = app[GATEKEEPER]
+    gatekeeper = gateway.gatekeeper
     emulator = getattr(workspace.emulator, "base", None)
     ebay = _ebay(data, emulator)
     skip = {fixed_origin(emulator)} if emulator else set()
@@ -96,14 +93,14 @@ def gather(args: Any, app: web.Application, workspace: Workspace) -> Facts:
         url=url_of(args.host, args.port),
         processes=workers if isinstance(workers, int) else 1,
         tables=len(engine.tables),
-        routes=len(app[ROUTES]),
-        problems=len(workspace.problems) + len(engine.routes) - len(app[ROUTES]),
+        routes=len(gateway.routes),
+        problems=len(workspace.problems) + len(engine.routes) - len(gateway.routes),
         ebay=ebay,
         hosts=hosts,
         keys=tuple(key.name for key in gatekeeper.keys),
         insecure=gatekeeper.insecure,
-        console=any(resource.canonical == "/console" for resource in app.router.resources()),
-        access_log=app.get(ACCESS_LOG) is not None,
+        console=gateway.console,
+        access_log=gateway.access_log is not None,
     )
 
 

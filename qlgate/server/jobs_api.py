@@ -19,8 +19,6 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from aiohttp import web
-
 from ..errors import QlError
 from ..http.codecs import load_json
 from ..jobs.archive_errors import ArchiveError
@@ -29,13 +27,13 @@ from ..jobs.model import MAX_JOB_ID, Job, JobError, QueueFull, parse_time
 from ..jobs.types import NoTable, types_of
 from ..limits.rate import Rate
 from .auth import Principal
-from .handlers import WORKSPACE, body_text, compile_caller_script, error_response
-from .middleware import POLICY, PRINCIPAL
-from .responses import json_response as _json
+from .request import Request
+from .response import Response
+from .response import json_response as _json
+from .router import Router
+from .scripts import body_text, compile_caller_script, error_response
 
 log = logging.getLogger("qlgate.jobs.api")
-JOBS = web.AppKey("jobs", JobBackend)
-LONG_POLLS: web.AppKey[_LongPolls] = web.AppKey("long_polls")
 MAX_WAIT_S = 60.0
 MAX_LIST = 1000
 MAX_LONG_POLLS = 16  # long polls blocked in the backend's wait at once
@@ -48,7 +46,7 @@ def _summary(job: Job) -> dict[str, Any]:
     return data
 
 
-async def _call(request: web.Request, method: Callable, *args: Any, **kw: Any) -> Any:
+async def _call(request: Request, method: Callable, *args: Any, **kw: Any) -> Any:
     return await _answer_errors(asyncio.to_thread(method, *args, **kw))
 
 
@@ -74,12 +72,12 @@ async def _answer_errors(call: Awaitable) -> Any:
 
 
 class _Answer(Exception):
-    def __init__(self, response: web.Response):
+    def __init__(self, response: Response):
         self.response = response
 
 
 def _handler(fn):
-    async def wrapped(request: web.Request) -> web.Response:
+    async def wrapped(request: Request) -> Response:
         try:
             return await fn(request)
         except _Answer as answer:
@@ -88,7 +86,7 @@ def _handler(fn):
     return wrapped
 
 
-class _LongPolls:
+class LongPolls:
     """Where long polls wait: ``backend.wait`` blocks, so each takes a thread, from a pool of
     their own — never the default pool every other backend call runs in, which a few dozen
     waiting requests would otherwise fill, freezing the API — and at most ``size`` at once: a
@@ -124,7 +122,7 @@ def _bad(message: str) -> _Answer:
 
 
 def _query_number(
-    request: web.Request, name: str, low: float, high: float, *, whole: bool = False, default: float | None = None
+    request: Request, name: str, low: float, high: float, *, whole: bool = False, default: float | None = None
 ) -> Any:
     """A numeric query parameter, finite and from ``low`` to ``high`` (NaN compares false, so it fails too)."""
     text = request.query.get(name, "")
@@ -139,9 +137,9 @@ def _query_number(
     return value
 
 
-def _job_id(request: web.Request) -> int:
+def _job_id(request: Request) -> int:
     """Job ids are integers 1..2**63-1: a non-number is a bad request, any other number no job."""
-    text = request.match_info["id"]
+    text = request.params["id"]
     if not re.fullmatch(r"-?[0-9]+", text):
         raise _bad(f"'{text}' is not a job id")
     if len(text) > 20 or not 1 <= int(text) <= MAX_JOB_ID:
@@ -149,7 +147,7 @@ def _job_id(request: web.Request) -> int:
     return int(text)
 
 
-async def _body(request: web.Request) -> Any:
+async def _body(request: Request) -> Any:
     """The JSON body; None when there is none. Any other media type is a 415."""
     raw = await request.read()
     if not raw.strip():
@@ -164,15 +162,15 @@ async def _body(request: web.Request) -> Any:
         raise _Answer(_json({"err": f"the body is not JSON: {e}"}, status=400)) from None
 
 
-def _principal(request: web.Request) -> Principal:
+def _principal(request: Request) -> Principal:
     """Who is calling, as the middleware found; never a default (fail closed)."""
-    principal = request.get(PRINCIPAL)
+    principal = request.principal
     if principal is None:
         raise _Answer(_json({"err": "this endpoint needs an API key"}, status=401))
     return principal
 
 
-def _mine(request: web.Request, job: Job) -> Job:
+def _mine(request: Request, job: Job) -> Job:
     """A job the caller may see: its own, or any with ``admin`` (everyone on an open
     gateway has it); others are not there."""
     principal = _principal(request)
@@ -181,21 +179,23 @@ def _mine(request: web.Request, job: Job) -> Job:
     raise _Answer(_json({"err": f"no job {job.id}"}, status=404))
 
 
-async def _own_job(request: web.Request) -> Job:
-    return _mine(request, await _call(request, request.app[JOBS].get, _job_id(request)))
+async def _own_job(request: Request) -> Job:
+    return _mine(request, await _call(request, _backend(request).get, _job_id(request)))
 
 
 @_handler
-async def submit(request: web.Request) -> web.Response:
-    backend = request.app[JOBS]
+async def submit(request: Request) -> Response:
+    backend = _backend(request)
     body = await _body(request)
     if not isinstance(body, dict) or not isinstance(body.get("script"), str):
         return _json({"err": 'the body must be a JSON object with a "script"'}, status=400)
-    if not request.app[POLICY].adhoc_enabled:
+    if not request.gateway.policy.adhoc_enabled:
         return _json({"err": "callers' scripts are disabled on this gateway (gateway.adhoc.enabled)"}, status=403)
-    workspace = request.app[WORKSPACE]
+    workspace = request.gateway.workspace
     try:  # refused now, with its line, rather than on a worker later
-        compiled = await compile_caller_script(request.app, body["script"], workspace.trust("caller"))
+        compiled = await compile_caller_script(
+            workspace.engine, request.gateway.compiler, body["script"], workspace.trust("caller")
+        )
     except QlError as error:
         return error_response(error, workspace)
     given = body.get("types")
@@ -239,22 +239,23 @@ async def submit(request: web.Request) -> web.Response:
 
 
 @_handler
-async def list_jobs(request: web.Request) -> web.Response:
+async def list_jobs(request: Request) -> Response:
     limit = _query_number(request, "limit", 1, MAX_LIST, whole=True, default=100)
     principal = _principal(request)
     owner = None if principal.admin else principal.name
-    jobs = await _call(request, request.app[JOBS].list, request.query.get("state"), limit=limit, owner=owner)
+    jobs = await _call(request, _backend(request).list, request.query.get("state"), limit=limit, owner=owner)
     return _json([_summary(j) for j in jobs])
 
 
 @_handler
-async def get_job(request: web.Request) -> web.Response:
+async def get_job(request: Request) -> Response:
     """``?wait=S`` answers once the job has ended, or after S seconds (a long poll); with
     ``MAX_LONG_POLLS`` under way already, at once."""
-    backend = request.app[JOBS]
+    backend = _backend(request)
     job_id = (await _own_job(request)).id  # another key's job is not there, even to wait on
     seconds = _query_number(request, "wait", 0, MAX_WAIT_S)
-    waiting = request.app[LONG_POLLS].start(backend.wait, [job_id], timeout=seconds) if seconds else None
+    long_polls = request.gateway.long_polls
+    waiting = long_polls.start(backend.wait, [job_id], timeout=seconds) if seconds and long_polls else None
     if waiting is not None:
         try:
             (job,) = await _answer_errors(waiting)
@@ -266,7 +267,7 @@ async def get_job(request: web.Request) -> web.Response:
 
 
 @_handler
-async def job_result(request: web.Request) -> web.Response:
+async def job_result(request: Request) -> Response:
     job = await _own_job(request)
     if job.state != "done":
         return _json(
@@ -274,25 +275,25 @@ async def job_result(request: web.Request) -> web.Response:
             status=409,
         )
     # a result in the cluster's database is sent as it is stored, never decoded and encoded again
-    stored = await _call(request, request.app[JOBS].stored_result, job)
+    stored = await _call(request, _backend(request).stored_result, job)
     if stored is not None:
-        return web.Response(body=stored, content_type="application/json")
+        return Response(stored, 200, "application/json; charset=utf-8")
     return _json(job.result)
 
 
 @_handler
-async def cancel_job(request: web.Request) -> web.Response:
-    job = await _call(request, request.app[JOBS].cancel, (await _own_job(request)).id)
+async def cancel_job(request: Request) -> Response:
+    job = await _call(request, _backend(request).cancel, (await _own_job(request)).id)
     return _json(job.to_dict())
 
 
 @_handler
-async def get_limits(request: web.Request) -> web.Response:
+async def get_limits(request: Request) -> Response:
     """Every API type's live usage, jobs and calls together: its limit, the jobs of the
     type running and waiting, the calls in flight (every process sharing the limits
     store, and this one), its rate and what is left of today's quota."""
-    jobs = await _call(request, request.app[JOBS].limits)
-    limits = request.app[WORKSPACE].engine.limits
+    jobs = await _call(request, _backend(request).limits)
+    limits = request.gateway.workspace.engine.limits
     calls = await asyncio.to_thread(limits.usage) if limits is not None else {}
     for api_type, usage in calls.items():
         jobs.setdefault(api_type, {"limit": None, "running": 0, "waiting": 0})["calls"] = usage
@@ -300,25 +301,25 @@ async def get_limits(request: web.Request) -> web.Response:
 
 
 @_handler
-async def put_limit(request: web.Request) -> web.Response:
+async def put_limit(request: Request) -> Response:
     """Body: ``{"limit": N}``, or ``{"limit": null}`` to remove it — nothing else, so a
     typo or an empty body cannot lift a limit."""
     body = await _body(request)
     if not isinstance(body, dict) or set(body) != {"limit"}:
         return _json({"err": 'the body must be {"limit": N} (a whole number, or null to remove the limit)'}, status=400)
     limit = body["limit"]
-    await _call(request, request.app[JOBS].set_limit, request.match_info["type"], limit)
-    return _json(await _call(request, request.app[JOBS].limits))
+    await _call(request, _backend(request).set_limit, request.params["type"], limit)
+    return _json(await _call(request, _backend(request).limits))
 
 
 @_handler
-async def get_rates(request: web.Request) -> web.Response:
-    rates = await _call(request, request.app[JOBS].rates)
+async def get_rates(request: Request) -> Response:
+    rates = await _call(request, _backend(request).rates)
     return _json({t: r.to_dict() for t, r in rates.items()})
 
 
 @_handler
-async def put_rate(request: web.Request) -> web.Response:
+async def put_rate(request: Request) -> Response:
     """Body: ``{"calls": 20, "per": "second"}``, ``"20/s"``, or ``null`` to remove the rate;
     an empty body is a mistake, not a removal."""
     if not (await request.read()).strip():
@@ -330,14 +331,14 @@ async def put_rate(request: web.Request) -> web.Response:
         rate = Rate.from_json(body)
     except JobError as error:
         return _json({"err": str(error)}, status=400)
-    await _call(request, request.app[JOBS].set_rate, request.match_info["type"], rate)
+    await _call(request, _backend(request).set_rate, request.params["type"], rate)
     return await get_rates(request)
 
 
 @_handler
-async def backend_state(request: web.Request) -> web.Response:
+async def backend_state(request: Request) -> Response:
     """What the console's jobs view shows: the master, workers, limits and recent jobs."""
-    backend = request.app[JOBS]
+    backend = _backend(request)
     workers, master, limits, recent = await asyncio.gather(
         _call(request, backend.workers),
         _call(request, backend.master),
@@ -355,24 +356,23 @@ async def backend_state(request: web.Request) -> web.Response:
     )
 
 
-def add_jobs_api(app: web.Application, backend: Any) -> None:
-    """``/jobs``, ``/limits`` and ``/rates`` over ``backend``; submitted scripts are checked
-    against the app's workspace (its tables and caller trust)."""
-    app[JOBS] = backend
-    app[LONG_POLLS] = long_polls = _LongPolls()
+def _backend(request: Request) -> JobBackend:
+    backend = request.gateway.jobs
+    assert backend is not None  # the endpoints are served only with a backend (add_jobs_api)
+    return backend
 
-    async def close_long_polls(_: web.Application) -> None:
-        long_polls.close()
 
-    app.on_cleanup.append(close_long_polls)
-    app.router.add_post("/jobs", submit)
-    app.router.add_get("/jobs", list_jobs)
-    app.router.add_get("/jobs/backend", backend_state)
-    app.router.add_get("/jobs/{id}", get_job)
-    app.router.add_get("/jobs/{id}/result", job_result)
-    app.router.add_delete("/jobs/{id}", cancel_job)
-    app.router.add_post("/jobs/{id}/cancel", cancel_job)
-    app.router.add_get("/limits", get_limits)
-    app.router.add_put("/limits/{type}", put_limit)
-    app.router.add_get("/rates", get_rates)
-    app.router.add_put("/rates/{type}", put_rate)
+def add_jobs_api(router: Router) -> None:
+    """``/jobs``, ``/limits`` and ``/rates`` over the gateway's job backend; submitted
+    scripts are checked against its workspace (its tables and caller trust)."""
+    router.add("POST", "/jobs", submit)
+    router.add("GET", "/jobs", list_jobs)
+    router.add("GET", "/jobs/backend", backend_state)
+    router.add("GET", "/jobs/{id}", get_job)
+    router.add("GET", "/jobs/{id}/result", job_result)
+    router.add("DELETE", "/jobs/{id}", cancel_job)
+    router.add("POST", "/jobs/{id}/cancel", cancel_job)
+    router.add("GET", "/limits", get_limits)
+    router.add("PUT", "/limits/{type}", put_limit)
+    router.add("GET", "/rates", get_rates)
+    router.add("PUT", "/rates/{type}", put_rate)

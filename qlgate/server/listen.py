@@ -4,7 +4,7 @@ serve &``) is one clear line and a usage exit — not an ``internal error`` afte
 half a second of loading tables, nor a worker's traceback.
 
 The answer is a trial bind of every address ``--host`` resolves to, with the
-options aiohttp's own socket will have (``SO_REUSEADDR``, so a port in
+options the gateway's own socket will have (``SO_REUSEADDR``, so a port in
 TIME_WAIT is free; never ``SO_REUSEPORT``, so a port shared by another group
 of processes counts as taken). Between this check and the real bind another
 process may still take the port: ``bind_failure`` words that bind's error the
@@ -35,7 +35,7 @@ def check_can_listen(host: str, port: int) -> None:
     for family, kind, proto, _, address in addresses:
         try:
             probe = socket.socket(family, kind, proto)
-        except OSError:  # an address family this machine lacks (IPv6 off): aiohttp skips it too
+        except OSError:  # an address family this machine lacks (IPv6 off): the server skips it too
             continue
         with probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -4,7 +4,6 @@ endpoints, rendered as plain, escaped HTML — links stay links."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from html import escape
 from typing import Any
 
@@ -16,7 +15,8 @@ STYLE = (
 )
 
 
-def wants_html(accept: str, query: Mapping[str, str]) -> bool:
+def wants_html(accept: str, query: Any) -> bool:
+    """``query``: the request's (anything with ``get``)."""
     if query.get("format") == "json":
         return False
     accept = accept.lower()

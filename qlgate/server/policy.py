@@ -4,6 +4,9 @@
       "maxBodyBytes": 1048576,        request body size
       "maxScriptLength": 65536,       characters of an ad-hoc script
       "requestTimeoutMs": 60000,      total time of one request
+      "maxConnections": 1000,         client connections one process holds at once
+      "maxHeadBytes": 67108864,       bytes of request heads one process reads at once
+      "maxRequestBytes": 268435456,   bytes of upstream answers one request holds at once
       "jsonp": false,                 answer ?callback=fn (reads only)
       "adhoc": {
         "enabled": true,              accept callers' scripts at all (/q and POST /jobs)
@@ -30,6 +33,9 @@ class GatewayPolicy:
     max_body_bytes: int = 1024 * 1024
     max_script_length: int = 65536
     request_timeout_ms: int = 60_000
+    max_connections: int = 1000
+    max_head_bytes: int = 64 * 1024 * 1024
+    max_request_bytes: int = 256 * 1024 * 1024
     adhoc_enabled: bool = True  # callers' scripts (/q, POST /jobs)
     q_endpoint: bool = True  # serve /q (``serve --disable-q`` turns off the endpoint only)
     jsonp: bool = False
@@ -37,7 +43,7 @@ class GatewayPolicy:
     @property
     def max_request_line(self) -> int:
         """The longest request line read: a ``GET /q?s=…`` of the longest script, each
-        character up to 9 bytes once UTF-8 is percent-encoded (aiohttp's default is 8,190)."""
+        character up to 9 bytes once UTF-8 is percent-encoded (at least 8,190 bytes)."""
         return max(8190, 9 * self.max_script_length + 4096)
 
     @classmethod
@@ -58,6 +64,9 @@ class GatewayPolicy:
             max_body_bytes=number("maxBodyBytes", cls.max_body_bytes),
             max_script_length=number("maxScriptLength", cls.max_script_length),
             request_timeout_ms=number("requestTimeoutMs", cls.request_timeout_ms),
+            max_connections=number("maxConnections", cls.max_connections),
+            max_head_bytes=number("maxHeadBytes", cls.max_head_bytes),
+            max_request_bytes=number("maxRequestBytes", cls.max_request_bytes),
             adhoc_enabled=enabled,
             q_endpoint=enabled and not disable_q,
             jsonp=section.get("jsonp") is True,

@@ -2,7 +2,7 @@
 that refuse an unsafe start, and the choice between one process and
 ``--workers N`` under the supervisor (with one eBay emulator for them all).
 
-aiohttp and the engine are imported when the command runs, not at the top:
+The server and the engine are imported when the command runs, not at the top:
 this module is imported whenever the command line is parsed.
 """
 

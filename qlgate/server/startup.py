@@ -1,33 +1,39 @@
 """One gateway process, from its configuration to a listening socket: the
-workspace opened, the job backend, the app assembled, the access log (on unless
-``--no-access-log``), the heap settled, then aiohttp's server until SIGTERM or
-SIGINT, which drains in-flight requests for up to ``DRAIN_SECONDS``. Once the
-socket listens, the first process prints the banner (``banner.py``). ``qlgate
-serve`` runs one such process, or ``process.py``'s supervisor runs several.
+workspace opened, the job backend, the gateway assembled, the log sink that
+takes the access log and every log record off the event loop (``logsink.py``),
+the heap settled, then the server (``server.py``) until SIGTERM or SIGINT,
+which drain in-flight requests for up to ``DRAIN_SECONDS``. Once the socket
+listens, the first process prints the banner (``banner.py``). ``qlgate serve``
+runs one such process, or ``process.py``'s supervisor runs several.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
-from aiohttp import web
-
 from ..jobs.factory import open_job_backend
 from ..workspace import Workspace
-from .accesslog import AccessLog
 from .app import build_app
 from .banner import gather
 from .banner import lines as banner_lines
+from .gateway import Gateway
 from .listen import bind_failure, is_bind_failure
-from .middleware import ACCESS_LOG
+from .logsink import LogSink, LogSinkHandler
+from .server import DRAIN_SECONDS, Server
 
 log = logging.getLogger("qlgate.server")
 
-DRAIN_SECONDS = 30.0  # how long SIGTERM lets in-flight requests finish before the app closes
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+SINK_CLOSE_S = 2.0  # at exit, how long the log's last lines may take to go out
+CLOSE_S = 10.0  # after the drain, how long closing the job backend and workspace may take
 
 
 def run_gateway(
@@ -45,73 +51,131 @@ def run_gateway(
     socket listens; ``emulator``: this process may start the eBay emulator (with
     several processes the parent starts one for all). A port that cannot be bound
     is a ``CannotListen`` (a usage error), not an internal one."""
-    from ..loop import install
+    from ..loop import run
 
-    install()
+    sink = LogSink(sys.stderr)
+    _log_through(sink)
     banner: list[str] | None = [] if index == 0 and not getattr(ready, "restart", False) else None
+    try:
+        run(_serve(args, config, index, ready, sink, reuse_port=reuse_port, emulator=emulator, banner=banner))
+    finally:
+        sink.close(SINK_CLOSE_S)
 
-    def listening(*_: Any) -> None:
-        # run_app calls its print hook once, right after every site listens: the moment this process is ready
+
+async def _serve(
+    args: Any,
+    config: Any,
+    index: int,
+    ready: Callable[[], None] | None,
+    sink: LogSink,
+    *,
+    reuse_port: bool,
+    emulator: bool,
+    banner: list[str] | None,
+) -> None:
+    loop = asyncio.get_running_loop()
+    stop = Stopping(sink)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.signalled)
+    gateway = await open_gateway(args, config, index, emulator=emulator, banner=banner, sink=sink)
+    server = Server(gateway)
+    try:
+        try:
+            await server.listen(args.host, args.port, reuse_port=reuse_port)
+        except OSError as error:
+            if is_bind_failure(error):
+                raise bind_failure(error, args.host, args.port) from None
+            raise
         if banner:
-            _say(banner)
+            _say(sink, banner)
         if ready is not None:
             ready()
+        await stop.wait()
+        await server.shutdown(DRAIN_SECONDS)
+    finally:
+        await gateway.close()
 
-    try:
-        web.run_app(
-            open_gateway(args, config, index, emulator=emulator, banner=banner),
-            host=args.host,
-            port=args.port,
-            print=listening,
-            access_log=None,
-            reuse_port=reuse_port,
-            shutdown_timeout=DRAIN_SECONDS,
-        )
-    except OSError as error:
-        if is_bind_failure(error):
-            raise bind_failure(error, args.host, args.port) from None
-        raise
+
+class Stopping:
+    """SIGTERM or SIGINT. The first drains the server (``DRAIN_SECONDS``) and closes the
+    gateway; should that not be done ``CLOSE_S`` after the drain (a job backend that does
+    not answer, a thread that does not end), a watchdog ends the process. A second
+    signal ends it at once, as an impatient operator means."""
+
+    def __init__(self, sink: LogSink) -> None:
+        self.sink = sink
+        self.signals = 0
+        self._event = asyncio.Event()
+
+    def signalled(self) -> None:
+        self.signals += 1
+        if self.signals > 1:
+            self._exit_now("a second signal")
+        self._event.set()
+        watchdog = threading.Timer(DRAIN_SECONDS + CLOSE_S, self._exit_now, ("it did not stop in time",))
+        watchdog.daemon = True
+        watchdog.start()
+
+    async def wait(self) -> None:
+        await self._event.wait()
+
+    def _exit_now(self, why: str) -> None:
+        self.sink.write(f"qlgate serve: stopped at once: {why}")
+        self.sink.flush(0.5)
+        os._exit(1)
 
 
 async def open_gateway(
-    args: Any, config: Any, index: int = 0, *, emulator: bool = True, banner: list[str] | None = None
-) -> web.Application:
-    """The app one gateway process serves, with what it needs open and its clean-up
-    hooked; ``banner``, when given, receives the lines to print once it listens."""
+    args: Any,
+    config: Any,
+    index: int = 0,
+    *,
+    emulator: bool = True,
+    banner: list[str] | None = None,
+    sink: LogSink | None = None,
+) -> Gateway:
+    """The gateway one process serves, with what it needs open and its clean-up
+    hooked; ``banner``, when given, receives the lines to print once it listens;
+    ``sink``: where its access log goes (none: ``--no-access-log``, or the logger)."""
     workspace = await Workspace.open(tables=args.tables, routes=args.routes, config=config, emulator=emulator)
     for problem in workspace.problems:
         log.warning("%s", problem)
     jobs, stop_jobs = open_job_backend(args, workspace, runs_jobs=index == 0)
-    app = build_app(
+    gateway = build_app(
         workspace,
         enable_q=not args.disable_q,
         enable_console=not args.disable_console,
         jobs=jobs,
         insecure=getattr(args, "insecure", False),
     )
-    app.on_cleanup.insert(0, stop_jobs)
+    gateway.on_close(lambda: stop_jobs(gateway))
     if getattr(args, "access_log", True):
-        app[ACCESS_LOG] = access = AccessLog(sys.stderr)
-
-        async def flush_access_log(_: web.Application) -> None:
-            access.flush()
-
-        app.on_shutdown.append(flush_access_log)
-        app.on_cleanup.append(flush_access_log)
-    else:  # nor through the logger the middleware falls back to
+        gateway.access_log = sink
+    else:  # nor through the logger the access log falls back to
         logging.getLogger("qlgate.access").setLevel(logging.WARNING)
     if banner is not None:
-        banner.extend(banner_lines(gather(args, app, workspace)))
+        banner.extend(banner_lines(gather(args, gateway, workspace)))
     settle_heap()
-    return app
+    return gateway
 
 
-def _say(lines: list[str]) -> None:
-    try:
-        sys.stderr.write("\n".join(lines) + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):  # stderr closed: the gateway serves on
-        pass
+def _log_through(sink: LogSink) -> None:
+    """Every log record of this process goes out through ``sink``: none is written
+    from the event loop, where a stalled stderr would stop it."""
+    root = logging.getLogger()
+    level = root.level if root.handlers else logging.INFO
+    handler = LogSinkHandler(sink)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+
+
+def _say(sink: LogSink, lines: list[str]) -> None:
+    """The banner, out before the supervisor hears this process is ready."""
+    sink.write("\n".join(lines))
+    sink.flush(1.0)
 
 
 def settle_heap() -> None:

@@ -5,11 +5,11 @@ templates and patch module loaded and file names resolved.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import QlError
+from ..fields import UNSAFE_IN_FIELD, is_field_name
 from ..lang import ast
 from ..lang.templates import Template, Token, parse_reference, parse_template, resolve_reference
 from ..values import MISSING, is_scalar, to_text
@@ -19,10 +19,9 @@ from .patches import Patch, load_module
 from .shapes import ArrayPaths
 
 BODY_METHODS = ("post", "put", "delete", "patch")
-# CR and LF would end a header and start another (header injection); aiohttp refuses
-# them, and every other control character but tab, with a bare ValueError when it
-# writes the request: checked where a table compiles, and for values filled at run time
-UNSAFE_IN_HEADER = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+# a header's name must be a token and no value may hold a control character but tab
+# (``fields.py``): checked where a table compiles, and for what is filled at run time
+UNSAFE_IN_HEADER = UNSAFE_IN_FIELD
 
 
 def _config_lookup(config: Any):
@@ -175,6 +174,13 @@ def compile_table(
                 raise QlError(
                     f"header '{name.raw[:60]}' holds a line break or another control character "
                     "(not allowed in HTTP headers)",
+                    status=400,
+                    line=m.pos.line if m.pos else None,
+                )
+            if not name.tokens and not is_field_name(name.raw):
+                raise QlError(
+                    f"header name {name.raw[:60]!r} is not an HTTP token (RFC 9110 §5.1: letters, digits "
+                    "and !#$%&'*+-.^_`|~, no spaces or colons)",
                     status=400,
                     line=m.pos.line if m.pos else None,
                 )

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from ..errors import AuthRejected, InvalidParameter
+from ..fields import is_field_name
 from ..http.connection_headers import connection_header
 from ..lang.templates import Template, interpolate, interpolate_text
 from ..values import MISSING, to_text
@@ -259,7 +260,9 @@ class RequestBuilder:
             name = interpolate_text(name_t, view.lookup, unresolved="").lower()
             if name:
                 value = interpolate_text(value_t, view.lookup, unresolved="")
-                if (name_t.tokens or value_t.tokens) and UNSAFE_IN_HEADER.search(name + value):
+                if (name_t.tokens or value_t.tokens) and (
+                    UNSAFE_IN_HEADER.search(name + value) or not is_field_name(name)
+                ):
                     check_headers({name: value}, table.name)  # raises, naming the header
                 if table.by_caller and name_t.tokens and connection_header(name):
                     raise InvalidParameter(
@@ -321,10 +324,16 @@ def _request_type() -> type[HttpRequest]:
 
 
 def check_headers(headers: dict[str, str], table: str) -> None:
-    """Refuse, before anything is sent, a header whose name or value (from a parameter
-    or a patch) holds a line break or another control character: the caller's mistake,
-    so a 400 naming the header."""
+    """Refuse, before anything is sent, a header whose name is not an HTTP token or whose
+    name or value (from a parameter or a patch) holds a line break or another control
+    character: the caller's mistake, so a 400 naming the header."""
     for name, value in headers.items():
+        if not UNSAFE_IN_HEADER.search(name) and not is_field_name(name):
+            raise InvalidParameter(
+                f"{table}: the header name {name[:60]!r} is not an HTTP token (RFC 9110 §5.1: letters, "
+                "digits and !#$%&'*+-.^_`|~, no spaces or colons)",
+                param=name,
+            )
         part = "name" if UNSAFE_IN_HEADER.search(name) else "value" if UNSAFE_IN_HEADER.search(value) else None
         if part is not None:
             shown = repr(name) if part == "name" else name

@@ -11,7 +11,10 @@ caller's script.
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -25,6 +28,22 @@ from .params import ParamView
 if TYPE_CHECKING:
     from ..http.client import HttpResponse
     from ..http.codecs import TransformFailure
+
+# answers of this many bytes and more are decoded off the event loop: a 9 MB JSON answer
+# takes tens of milliseconds to decode, and fifty of them at once held the loop (and every
+# other request of the process) for seconds
+OFF_LOOP_BYTES = 512 * 1024
+_decoder: list[ThreadPoolExecutor] = []
+
+
+async def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` on the process's one decoder thread. One, kept: big answers decode one
+    after another, so the loop waits at most for one decode's hold of the GIL between
+    turns, and never for a new thread to start (which waits for the GIL as well)."""
+    if not _decoder:
+        _decoder.append(ThreadPoolExecutor(1, thread_name_prefix="qlgate-decode"))
+    return await asyncio.get_running_loop().run_in_executor(_decoder[0], fn, *args)
+
 
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _UNREAD = object()  # no reader of a shared answer has decoded it yet
@@ -74,9 +93,13 @@ async def read_answer(
             elif isinstance(parsed, str):
                 text = parsed
         essence, mparams = codecs.parse_media_type(content_type)
+        big = len(response.body) >= OFF_LOOP_BYTES
         if text is None:
             try:
-                text = codecs.decode_text(response.body, mparams.get("charset"))
+                if big:
+                    text = await off_loop(codecs.decode_text, response.body, mparams.get("charset"))
+                else:
+                    text = codecs.decode_text(response.body, mparams.get("charset"))
             except codecs.CharsetError as e:  # as for a failed transformation, the status still decides (§10.7)
                 failure, text = e, response.body.decode("utf-8", errors="replace")
         if mask_echoes:
@@ -92,7 +115,10 @@ async def read_answer(
         body = text
         if failure is None:
             try:
-                body = codecs.transform(text, essence, mparams)
+                if big:  # decoded on the decoder thread, so the loop serves others meanwhile
+                    body = await off_loop(codecs.transform, text, essence, mparams)
+                else:
+                    body = codecs.transform(text, essence, mparams)
             except codecs.TransformFailure as e:
                 failure = e
             else:

@@ -5,18 +5,18 @@ key only; ``qlgate jobs submit`` sends a key of its own on every try."""
 from __future__ import annotations
 
 import aiohttp
-from aiohttp.test_utils import TestServer
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.local import LocalJobs
 from qlgate.server.app import build_app
+from tests.gateway_server import GatewayTestServer
 
 
 async def test_post_jobs_with_the_same_idempotency_key_answers_the_first_job(tmp_path):
     (tmp_path / "tables").mkdir()
     engine = Engine(tables=tmp_path / "tables", config={})
     jobs = LocalJobs(tmp_path / "jobs.sqlite")  # not started: the jobs stay queued
-    server = TestServer(build_app(engine, jobs=jobs), host="127.0.0.1")
+    server = GatewayTestServer(build_app(engine, jobs=jobs), host="127.0.0.1")
     await server.start_server()
     try:
         async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as client:

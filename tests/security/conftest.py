@@ -8,9 +8,9 @@ import contextlib
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
 from qlgate.server.app import build_app
+from tests.gateway_server import GatewayTestServer
 
 SECRET = "s3cr3t-t0ken-value"
 
@@ -25,7 +25,7 @@ async def gateway(engine_for):
         engine = engine_for(
             tables or {}, config={"svc": {"token": SECRET, "site": "EBAY-US"}, **(config or {})}, routes=routes
         )
-        server = TestServer(build_app(engine, jobs=jobs, **app_options), host="127.0.0.1")
+        server = GatewayTestServer(build_app(engine, jobs=jobs, **app_options), host="127.0.0.1")
         await server.start_server()
         try:
             async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as client:

@@ -8,9 +8,9 @@ import socket
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
 from qlgate.server.app import build_app
+from tests.gateway_server import GatewayTestServer
 
 TABLES = {
     "items.ql": "create table items on select get from '{config.base}/items' "
@@ -126,7 +126,7 @@ async def test_an_open_gateway_answers_loopback_clients_only(make_engine):
     if address is None:
         pytest.skip("this machine has no non-loopback interface to connect from")
     for insecure, expected in ((False, 403), (True, 200)):
-        server = TestServer(build_app(make_engine({}), insecure=insecure), host=address)
+        server = GatewayTestServer(build_app(make_engine({}), insecure=insecure), host=address)
         await server.start_server()
         try:
             async with aiohttp.ClientSession() as client:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.runner import EngineRunner
 from qlgate.server.app import build_app
+from tests.gateway_server import GatewayTestServer
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {
@@ -139,7 +139,7 @@ def served(tmp_path_factory):
         upstream.reply("POST", "/items", json_body={"ok": True})
         engine = Engine(tables=tmp / "tables", config={"base": upstream.base, "svc": {"token": "fuzz-secret-123"}})
         jobs = LocalJobs(tmp / "jobs.sqlite", EngineRunner(engine), slots=2).start()
-        server = TestServer(build_app(engine, jobs=jobs), host="127.0.0.1")
+        server = GatewayTestServer(build_app(engine, jobs=jobs), host="127.0.0.1")
         await server.start_server()
         return upstream, jobs, server
 

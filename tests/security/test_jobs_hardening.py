@@ -20,7 +20,6 @@ from types import SimpleNamespace
 import aiohttp
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from qlgate.jobs.archive import Archive
 from qlgate.jobs.factory import open_job_backend
@@ -31,6 +30,7 @@ from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
 from qlgate.server.app import build_app
+from tests.gateway_server import GatewayTestServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SURROGATE = 'return "\\ud800";'  # a script whose result is a lone surrogate
@@ -104,8 +104,8 @@ async def gateway(tmp_path, drip, make_engine):
     )
     jobs, stop_jobs = open_job_backend(SimpleNamespace(zookeeper=None), engine, runs_jobs=True)
     app = build_app(engine, jobs=jobs)
-    app.on_cleanup.append(stop_jobs)
-    server = TestServer(app, host="127.0.0.1")
+    app.on_close(stop_jobs)
+    server = GatewayTestServer(app, host="127.0.0.1")
     await server.start_server()
     base = str(server.make_url(""))
     async with aiohttp.ClientSession(base_url=base, timeout=aiohttp.ClientTimeout(total=20)) as session:

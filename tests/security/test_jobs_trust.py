@@ -11,7 +11,6 @@ import threading
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.local import LocalJobs
@@ -21,6 +20,7 @@ from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
 from qlgate.server.app import build_app
+from tests.gateway_server import GatewayTestServer
 
 # the deployment's own partner API; the observer's loopback address plays an internal host
 TABLES = "create table partner.items on select get from 'http://api.partner.example/items'"
@@ -40,7 +40,7 @@ def tables(tmp_path):
 async def test_post_jobs_gets_the_adhoc_policy_on_the_embedded_backend(tables, tmp_path, observer):
     engine = Engine(tables=tables, config={"svc": {"token": "job-secret-token"}})
     jobs = LocalJobs(tmp_path / "jobs.sqlite", EngineRunner(engine)).start()
-    server = TestServer(build_app(engine, jobs=jobs), host="127.0.0.1")
+    server = GatewayTestServer(build_app(engine, jobs=jobs), host="127.0.0.1")
     await server.start_server()
     try:
         async with aiohttp.ClientSession(base_url=str(server.make_url(""))) as client:

@@ -115,6 +115,27 @@ async def test_an_inline_table_cannot_steer_the_connection(gateway, upstream):
     assert upstream.requests == []
 
 
+@pytest.mark.parametrize("name", ["Host: admin.internal", "X-Real-IP: 10.0.0.1", "Forwarded:for=1", "X A", "X/Y"])
+async def test_a_header_name_that_is_not_a_token_is_a_400_naming_it(gateway, upstream, name):
+    """``'Host: admin.internal'`` passed the list of headers a caller may not set and put a
+    second ``host:`` line on the wire: a name must be an RFC 9110 token, whoever wrote it."""
+    upstream.reply("GET", "/items", json_body={"ok": 1})
+    async with gateway(ITEMS) as client:
+        literal = (
+            f"create table t on select get from '{upstream.base}/items' "
+            f"using headers '{name}' = 'x'; return select * from t;"
+        )
+        status, body = await q(client, literal)
+        assert status == 400 and "not an HTTP token" in body["err"] and body["line"] == 1, body
+        built = (
+            f"h = \"{name}\"; create table t on select get from '{upstream.base}/items' "
+            "using headers '{h}' = 'x'; return select * from t;"
+        )
+        status, body = await q(client, built)
+        assert status == 400 and body["type"] == "InvalidParameter" and "not an HTTP token" in body["err"], body
+    assert upstream.requests == []
+
+
 async def test_control_characters_written_into_a_header_are_refused_when_the_table_compiles(gateway, upstream):
     async with gateway(ITEMS) as client:
         for value in ("b\x01c", "b\r\nX-Injected: 1"):

@@ -7,12 +7,12 @@ import logging
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 
 from qlgate.diagnostics import CallRecord, Diagnostics
+from qlgate.server.accesslog import upstream as _upstream
 from qlgate.server.app import build_app
-from qlgate.server.middleware import _upstream
 from qlgate.trust import HostAllowList, UpstreamNotAllowed
+from tests.gateway_server import GatewayTestServer
 
 TABLES = {"items.ql": "create table items on select get from '{config.base}/items?q={q}'"}
 
@@ -23,7 +23,7 @@ async def gateway(engine_for):
     servers = []
 
     async def start(config=None, **kw):
-        server = TestServer(build_app(engine_for(TABLES, config=config, **kw)), host="127.0.0.1")
+        server = GatewayTestServer(build_app(engine_for(TABLES, config=config, **kw)), host="127.0.0.1")
         await server.start_server()
         servers.append(server)
         return aiohttp.ClientSession(base_url=str(server.make_url("")))

@@ -1,6 +1,6 @@
-"""The gateway's own HTTP/1.1 front (``qlgate/server/front.py``), spoken to in raw
-bytes over a real socket: it serves ``/q`` and the routes, passes everything else
-to aiohttp on the same connection, and holds the limits aiohttp held."""
+"""The gateway's HTTP/1.1 connection (``qlgate/server/connection.py``), spoken to in
+raw bytes over a real socket: every endpoint on one connection, in order, within
+the limits a connection holds to."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import urllib.parse
 
 import pytest
 
-from qlgate.server import front
+from qlgate.server import connection as front
 from tests.conftest import cyclic_garbage, served_server
 
 TABLES = {
@@ -70,16 +70,19 @@ async def test_q_and_routes_are_answered_on_one_kept_alive_connection(gateway):
     writer.close()
 
 
-async def test_the_other_endpoints_are_aiohttps_on_the_same_connection(gateway):
-    """/health is served by aiohttp: the connection is handed over, and stays usable."""
+async def test_every_endpoint_is_served_on_the_same_connection(gateway):
     reader, writer = await connect(gateway)
-    writer.write(get(b"/q?s=" + SCRIPT))
-    assert (await read_answer(reader))[0] == 200
-    writer.write(get(b"/health"))
-    status, _, body = await read_answer(reader)
-    assert status == 200 and json.loads(body)["status"] == "ok"
-    writer.write(get(b"/q?s=" + SCRIPT))  # aiohttp serves /q as well once it has the connection
-    assert (await read_answer(reader))[0] == 200
+    for target, check in (
+        (b"/q?s=" + SCRIPT, lambda body: json.loads(body) == ["1", "2"]),
+        (b"/health", lambda body: json.loads(body)["status"] == "ok"),
+        (b"/tables", lambda body: {t["name"] for t in json.loads(body)} == {"items", "big"}),
+        (b"/console/static/api.js", lambda body: b"fetch" in body),
+        (b"/items?q=x", lambda body: json.loads(body) == ["1", "2"]),
+    ):
+        writer.write(get(target))
+        status, headers, body = await read_answer(reader)
+        assert status == 200 and check(body), (target, status, body[:200])
+        assert "connection" not in headers
     writer.close()
 
 
@@ -91,14 +94,13 @@ async def test_pipelined_requests_are_answered_in_order(gateway):
     writer.close()
 
 
-async def test_a_pipelined_request_for_aiohttp_is_left_for_the_client_to_send_again(gateway):
-    """Its bytes follow another request's in one read, so they cannot be passed on whole:
-    the request before it is answered with ``Connection: close``, and the connection closes."""
+async def test_pipelined_requests_for_every_endpoint_are_answered_in_order(gateway):
     reader, writer = await connect(gateway)
-    writer.write(get(b"/q?s=return%201%3B") + get(b"/health"))
-    status, headers, body = await read_answer(reader)
-    assert (status, body, headers["connection"]) == (200, b"1", "close")
-    assert await closes(reader)
+    writer.write(get(b"/q?s=return%201%3B") + get(b"/health") + get(b"/nope") + get(b"/q?s=return%202%3B"))
+    answers = [await read_answer(reader) for _ in range(4)]
+    assert [a[0] for a in answers] == [200, 200, 404, 200]
+    assert (answers[0][2], answers[3][2]) == (b"1", b"2") and "connection" not in answers[3][1]
+    writer.close()
 
 
 async def test_head_is_the_gets_head_without_its_body(gateway):
@@ -220,7 +222,7 @@ async def test_trailers_are_bounded_like_a_head(gateway):
 
 def flood_a_trailer(port: int) -> bytes:
     """Send a chunked body whose trailer never ends, until an answer comes (at most
-    40 MiB, far past the bound: the head's, about 1.6 MB); what came back."""
+    40 MiB, far past the bound: a head's fields, 64 KiB); what came back."""
     with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
         conn.sendall(b"POST /q HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n")
         conn.sendall(b"9\r\nreturn 1;\r\n0\r\nX-T: ")
@@ -264,10 +266,14 @@ async def test_a_closing_connection_delivers_its_last_answer_whole(gateway):
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", gateway.port))
     reader, writer = await asyncio.open_connection(sock=sock)
-    writer.write(get(target) + get(b"/health") + get(b"/q?s=return%201%3B") * 2000)
+    # the second request is malformed: the first is answered, then the 400, then the close
+    writer.write(get(target) + b"NOT HTTP\r\n\r\n" + get(b"/q?s=return%201%3B") * 2000)
     await asyncio.sleep(0.5)  # the gateway answers and closes while nothing is read
-    status, headers, body = await read_answer(reader)
-    assert (status, headers["connection"], len(body)) == (200, "close", 60002)
+    status, _, body = await read_answer(reader)
+    assert (status, len(body)) == (200, 60002)
+    status, headers, _ = await read_answer(reader)
+    assert (status, headers["connection"]) == (400, "close")
+    assert await closes(reader)
 
 
 async def test_pipelined_requests_wait_unread_once_16_wait_for_answers(gateway):
@@ -278,7 +284,7 @@ async def test_pipelined_requests_wait_unread_once_16_wait_for_answers(gateway):
     reader, writer = await connect(gateway)
     writer.write(request * 1000)
     await asyncio.sleep(0.5)
-    (connection,) = gateway.runner.server.front.connections
+    (connection,) = gateway.server.connections
     assert 0 < len(connection.queue) <= front.MAX_QUEUED + front.FEED_BYTES // len(request)
     for _ in range(20):
         assert len((await read_answer(reader))[2]) == 60002

@@ -1,11 +1,9 @@
-"""The gateway's endpoints that run scripts — ad-hoc ``/q`` (a caller's script:
-the caller trust) and the named routes (the deployer's scripts) — and the
-describe endpoints the console reads."""
+"""The gateway's endpoints that run scripts: ad-hoc ``/q`` (a caller's script,
+under the caller trust) and the named routes (the deployer's scripts)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -13,29 +11,23 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from aiohttp import web
-
-from ..engine.engine import Compiled
+from ..engine.engine import Compiled, Engine
 from ..engine.options import RunOptions
-from ..errors import InvalidRequestBody, QlError, TableNotFound, UpstreamTimeout
+from ..errors import InvalidRequestBody, QlError, UpstreamTimeout
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
 from ..request_info import RequestInfo
-from ..routes import Route, select_route
-from ..tables.describe import describe_route, describe_table, route_summary, table_example, table_summary
+from ..routes import select_route
 from ..timers import deadline
 from ..trust import Trust
 from ..values import MISSING
 from ..workspace import Workspace
 from .auth import CONSOLE
 from .methods import no_route
-from .middleware import DESCRIBES, POLICY, PRINCIPAL, REQUEST_ID, UPSTREAM_CALLS, WRITES
-from .responses import json_response as _json
+from .request import Request
+from .response import Response
+from .response import json_response as _json
 
-WORKSPACE = web.AppKey("workspace", Workspace)
-ROUTES = web.AppKey("routes", list)
-COMPILED_ROUTES = web.AppKey("compiled_routes", dict)  # id(route) → Compiled
-BUILTIN = web.AppKey("builtin", dict)  # path → the methods it answers
 # A script compiles in up to ~6 µs per character (the worst shapes that parse): short ones
 # compile on the event loop (a millisecond or two at most, no thread hop), longer ones on
 # the compile thread, with at most ~10 s of such work queued before new ones are turned away.
@@ -51,8 +43,6 @@ class Compiler(ThreadPoolExecutor):
         super().__init__(max_workers=1, thread_name_prefix="qlgate-compile")
         self.waiting = 0
 
-
-COMPILER = web.AppKey("compiler", Compiler)
 
 HIDDEN_HEADERS = {
     "connection",
@@ -90,7 +80,7 @@ class GatewayBusy(QlError):
     status = 503
 
 
-def error_response(error: QlError, workspace: Workspace, diagnostics: bool = False) -> web.Response:
+def error_response(error: QlError, workspace: Workspace, diagnostics: bool = False) -> Response:
     secrets = workspace.config.secrets
     body = {k: v for k, v in error.to_dict().items() if k not in ("error",)}
     body = {"err": secrets.mask(error.message), **secrets.mask_value(body)}
@@ -118,16 +108,16 @@ def _multi(pairs: list[tuple[str, str]]) -> dict[str, Any]:
     return out
 
 
-def request_info(request: web.Request, route_params: dict[str, str] | None = None) -> RequestInfo:
+def request_info(request: Request, route_params: dict[str, str] | None = None) -> RequestInfo:
     """What a script may read of the incoming request. The caller's credentials
     (Authorization, Cookie) are not among them: they are the gateway's business."""
-    query = {k: v for k, v in _multi(list(request.query.items())).items() if k not in RESERVED_QUERY}
+    query = {k: v for k, v in _multi(request.query.items()).items() if k not in RESERVED_QUERY}
     headers = {name: v for k, v in request.headers.items() if (name := k.lower()) not in HIDDEN_HEADERS}
     connection = {"remoteAddress": request.remote}
     return RequestInfo(query, headers, connection, route_params or {})
 
 
-def body_text(raw: bytes, request: web.Request) -> str:
+def body_text(raw: bytes, request: Request) -> str:
     """A request body as text in its declared charset (UTF-8 when none): a charset we
     do not decode is a 415, bytes that are not in it a 400."""
     try:
@@ -140,7 +130,7 @@ def body_text(raw: bytes, request: web.Request) -> str:
         ) from None
 
 
-async def parse_body(request: web.Request) -> dict[str, Any]:
+async def parse_body(request: Request) -> dict[str, Any]:
     """§14.2.3: JSON, XML and form bodies become variables; others stay raw text.
     Whatever the client sends, the answer is a value or a typed 4xx: the charset must
     be one we decode and JSON nests at most ``MAX_JSON_DEPTH`` deep (XML is bounded
@@ -164,23 +154,24 @@ async def parse_body(request: web.Request) -> dict[str, Any]:
         raise InvalidRequestBody(f"request body is not valid {ctype}: {e}") from None
 
 
-def _wants_diagnostics(request: web.Request) -> bool:
+def _wants_diagnostics(request: Request) -> bool:
     return request.query.get("diagnostics") in ("1", "true") or request.headers.get("x-qlgate-diagnostics") == "1"
 
 
 async def _execute(
-    request: web.Request,
+    request: Request,
     compiled: Compiled,
     context: dict[str, Any],
     info: RequestInfo,
     base_dir: Path | None,
     *,
     values_only: frozenset[str] = frozenset(),
-) -> web.Response:
-    workspace, policy = request.app[WORKSPACE], request.app[POLICY]
-    request_id = request[REQUEST_ID]
+) -> Response:
+    gateway = request.gateway
+    workspace, policy = gateway.workspace, gateway.policy
+    request_id = request.id
     diagnostics = _wants_diagnostics(request)
-    request[WRITES] = compiled.writes
+    request.writes = compiled.writes
     try:
         seconds = policy.request_timeout_ms / 1000
         async with deadline(seconds):  # one loop timer for every request's (``timers.py``)
@@ -201,7 +192,7 @@ async def _execute(
             {"err": f"the request took longer than {policy.request_timeout_ms} ms (gateway.requestTimeoutMs)"},
             status=504,
         )
-    request[UPSTREAM_CALLS] = result.diagnostics
+    request.calls = result.diagnostics
     value = result.value
     if diagnostics:
         value = {"result": None if value is MISSING else value, "diagnostics": result.diagnostics.to_dict()}
@@ -212,7 +203,7 @@ async def _execute(
 # ------------------------------------------------------------------ /q
 
 
-async def _script_of(request: web.Request) -> str | None:
+async def _script_of(request: Request) -> str | None:
     """The script of a /q request: ``?s=`` (GET or POST), or a POST body that is the
     script (text/plain), a form with ``s``, or JSON ``{"s": …}``."""
     script = request.query.get("s")
@@ -247,14 +238,12 @@ async def _script_of(request: web.Request) -> str | None:
     )
 
 
-async def compile_caller_script(app: web.Application, script: str, trust: Trust) -> Compiled:
+async def compile_caller_script(engine: Engine, compiler: Compiler, script: str, trust: Trust) -> Compiled:
     """Compile a caller's script under ``trust``. A long script not seen before is
     compiled on the gateway's compile thread, so the event loop keeps serving while
     it works; known scripts (and known failures) are a lookup."""
-    engine = app[WORKSPACE].engine
     if len(script) <= COMPILE_INLINE_CHARS or engine.cached(script, trust=trust):
         return engine.compile(script, trust=trust)
-    compiler = app[COMPILER]
     if compiler.waiting + len(script) > MAX_CHARS_WAITING:
         raise GatewayBusy(
             f"{compiler.waiting:,} characters of new scripts are waiting to be compiled; try again shortly",
@@ -267,8 +256,9 @@ async def compile_caller_script(app: web.Application, script: str, trust: Trust)
         compiler.waiting -= len(script)
 
 
-async def handle_q(request: web.Request) -> web.Response:
-    workspace, policy = request.app[WORKSPACE], request.app[POLICY]
+async def handle_q(request: Request) -> Response:
+    gateway = request.gateway
+    workspace, policy = gateway.workspace, gateway.policy
     try:
         script = await _script_of(request)
         if not script:
@@ -280,11 +270,11 @@ async def handle_q(request: web.Request) -> web.Response:
             raise ScriptTooLong(
                 f"script is {len(script)} characters; the limit is {policy.max_script_length} (gateway.maxScriptLength)"
             )
-        principal = request.get(PRINCIPAL)
+        principal = request.principal
         trust = (
             workspace.callers if principal is not None and principal.may(CONSOLE) else workspace.callers_without_console
         )
-        compiled = await compile_caller_script(request.app, script, trust)
+        compiled = await compile_caller_script(workspace.engine, gateway.compiler, script, trust)
         if compiled.writes and request.method != "POST":
             raise MethodNotAllowed(
                 "this script writes (an insert, update or delete, or a table of its own "
@@ -299,20 +289,15 @@ async def handle_q(request: web.Request) -> web.Response:
 # ------------------------------------------------------------------ routes
 
 
-async def handle_route(request: web.Request) -> web.Response:
-    workspace = request.app[WORKSPACE]
-    routes: list[Route] = request.app[ROUTES]
+async def handle_route(request: Request) -> Response:
+    gateway = request.gateway
+    workspace, routes = gateway.workspace, gateway.routes
     path = request.path
-    query = _multi(list(request.query.items()))
-    builtin = request.app[BUILTIN].get(path)
-    if builtin is not None:
-        return _json(
-            {"err": f"{request.method} is not allowed on {path}; use {builtin}"}, status=405, headers={"Allow": builtin}
-        )
-    # HEAD is GET without the body (RFC 9110 §9.3.2; aiohttp sends no body to a HEAD)
+    query = _multi(request.query.items())
+    # HEAD is GET without the body (RFC 9110 §9.3.2)
     picked = select_route(routes, "GET" if request.method == "HEAD" else request.method, path, query)
     if picked is None:  # 405 with Allow, 400 (a required parameter missing) or 404
-        return await no_route(request, routes, query)
+        return no_route(request, routes, query)
     route, bound = picked
     try:
         context: dict[str, Any] = dict(await parse_body(request))
@@ -328,7 +313,7 @@ async def handle_route(request: web.Request) -> web.Response:
             context[var] = query[key]
         elif var not in context:
             context[var] = None
-    compiled = request.app[COMPILED_ROUTES][id(route)]
+    compiled = gateway.compiled_routes[id(route)]
     return await _execute(
         request,
         compiled,
@@ -336,79 +321,4 @@ async def handle_route(request: web.Request) -> web.Response:
         request_info(request, bound),
         Path(route.file).parent,
         values_only=frozenset(body_members - declared),
-    )
-
-
-# ------------------------------------------------------------------ describe
-
-
-def _listed(table: Any) -> dict[str, Any]:
-    """A row of ``GET /tables``, with the table's ``example`` where it runs as it is
-    (none of the describe page's ``…`` blanks to fill in): the console writes its
-    first script from these, so it only ever offers tables this gateway has."""
-    row = table_summary(table)
-    example = table_example(table)
-    if "\u2026" not in example:
-        row["example"] = example
-    return row
-
-
-async def handle_tables(request: web.Request) -> web.Response:
-    request[DESCRIBES] = True
-    return _json([_listed(t) for t in request.app[WORKSPACE].engine.tables.tables()])
-
-
-async def handle_table(request: web.Request) -> web.Response:
-    request[DESCRIBES] = True
-    workspace = request.app[WORKSPACE]
-    name = request.query.get("name") or request.match_info.get("name")
-    if not name:
-        return _json({"err": "Missing table name"}, status=400)
-    try:
-        table = workspace.engine.tables.get(name)
-    except QlError as error:
-        if isinstance(error, TableNotFound):
-            error.status = 404  # here the table is the resource asked for (in a script, a 400)
-        return error_response(error, workspace)
-    return _json(describe_table(table, workspace.engine.routes, workspace.config.secrets))
-
-
-async def handle_routes(request: web.Request) -> web.Response:
-    request[DESCRIBES] = True
-    routes: list[Route] = request.app[ROUTES]
-    routes = sorted(routes, key=lambda r: r.pattern.lower())
-    return _json([route_summary(r) for r in routes])
-
-
-async def handle_route_info(request: web.Request) -> web.Response:
-    request[DESCRIBES] = True
-    path, method = request.query.get("path"), request.query.get("method")
-    if not path or not method:
-        return _json({"err": "Missing path or method"}, status=400)
-    routes = request.app[ROUTES]
-    for route in routes:
-        if route.pattern == path and route.method == method.lower():
-            return _json(describe_route(route, routes))
-    return _json({"err": f"No such route {method} {path}"}, status=404)
-
-
-async def handle_route_page(request: web.Request) -> web.Response:
-    """``/routes/<method>/<path>``: the describe page of one route."""
-    request[DESCRIBES] = True
-    method, path = request.match_info["method"].lower(), "/" + request.match_info["path"]
-    routes = request.app[ROUTES]
-    for route in routes:
-        if route.path == path and route.method == method:
-            return _json(describe_route(route, routes))
-    return _json({"err": f"No such route {method} {path}"}, status=404)
-
-
-async def handle_health(request: web.Request) -> web.Response:
-    return _json(
-        {
-            "status": "ok",
-            "tables": len(request.app[WORKSPACE].engine.tables),
-            "routes": len(request.app[ROUTES]),
-            "pid": os.getpid(),
-        }
     )
