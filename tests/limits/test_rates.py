@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from qlgate.jobs.model import JobError
 from qlgate.jobs.zk.session import zk_client
 from qlgate.limits.clock import MS, ServerClock
+from qlgate.limits.errors import JobError
 from qlgate.limits.rate import Rate
 from qlgate.limits.rates import CallGate
 from qlgate.limits.slots import GRACE_NS, busiest_window, promised_share, spacing_ns
