@@ -1,6 +1,6 @@
 """A per-second call rate under more demand than it allows: the calls a second
 achieved against the configured N (and the N/(1 + g) the slot arithmetic
-promises, qlgate/jobs/slots.py), and the most calls any sliding one-second
+promises, qlgate/limits/slots.py), and the most calls any sliding one-second
 window saw — in memory (the embedded backend: one gate, all callers) and in
 ZooKeeper (a gate per worker, each with its own session and event loop, against
 a real server from the Debian package on a free loopback port).
@@ -20,10 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from qlgate.jobs.rates import CallGate, MemoryTokens, Rate
-from qlgate.jobs.slots import busiest_window, promised_share
-from qlgate.jobs.zk.rates import ZkTokens
 from qlgate.jobs.zk.session import zk_client
+from qlgate.limits.rate import Rate
+from qlgate.limits.rates import CallGate
+from qlgate.limits.slots import busiest_window, promised_share
+from qlgate.limits.stores.memory import MemoryTokens
+from qlgate.limits.stores.zk_rates import ZkTokens
 from tests.servers.zookeeper import LocalZooKeeper
 
 TABLE = "bench.rated.call"

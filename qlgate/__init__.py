@@ -62,16 +62,16 @@ from .errors import (
 from .values import MISSING
 
 if TYPE_CHECKING:
-    from .engine.context import RequestInfo
-    from .engine.diagnostics import CallRecord, Diagnostics
+    from .diagnostics import CallRecord, Diagnostics
     from .engine.engine import Engine, Result
+    from .request_info import RequestInfo
 
 # the engine's names, imported on first use: name → module
 _LAZY = {
-    "CallRecord": "qlgate.engine.diagnostics",
-    "Diagnostics": "qlgate.engine.diagnostics",
+    "CallRecord": "qlgate.diagnostics",
+    "Diagnostics": "qlgate.diagnostics",
     "Engine": "qlgate.engine.engine",
-    "RequestInfo": "qlgate.engine.context",
+    "RequestInfo": "qlgate.request_info",
     "Result": "qlgate.engine.engine",
 }
 

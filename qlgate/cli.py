@@ -43,13 +43,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._version import __version__
-from .commands import auth, authoring, completion, importing, sandbox, script
+from .commands import auth, authoring, completion, daemons, importing, jobs, sandbox, script
 from .commands import config as config_command
 from .commands import shell as shell_command
 from .commands.report import EXIT_BROKEN_PIPE, EXIT_CODES, EXIT_INTERRUPTED, fail
 from .errors import QlError
-from .jobs import cli as jobs
-from .jobs import daemons
 from .server import serve
 
 __all__ = ["COMMANDS", "Command", "build_parser", "main"]

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # a type only: errors must import nothing of the engine
-    from .engine.diagnostics import Diagnostics
+if TYPE_CHECKING:  # a type only: the record of a run, a leaf module like this one
+    from .diagnostics import Diagnostics
 
 
 class QlError(Exception):

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .errors import ConfigError, QlError
+from .http.connection_headers import connection_header
 from .lang import ast
 from .lang.templates import Template, Token, parse_reference, parse_template
 from .lang.walk import walk
@@ -319,38 +320,6 @@ class Trust:
 
 _DEPLOYER = Trust(DEPLOYER)
 _INTROSPECTION = (ast.Describe, ast.DescribeRoute, ast.ShowTables, ast.ShowRoutes)
-# headers that steer the connection or re-route the request rather than describe it: a
-# caller setting Host could reach another virtual host behind an allowed address, and the
-# override headers turn a GET into a DELETE at servers that honour them
-_CONNECTION_HEADERS = frozenset(
-    {
-        "host",
-        "connection",
-        "keep-alive",
-        "transfer-encoding",
-        "content-length",
-        "te",
-        "trailer",
-        "upgrade",
-        "expect",
-        "forwarded",
-        "x-real-ip",
-        "x-host",
-        "x-original-url",
-        "x-rewrite-url",
-        "x-original-host",
-        "x-http-method",
-        "x-http-method-override",
-        "x-method-override",
-    }
-)
-
-
-def connection_header(name: str) -> bool:
-    """A header a caller's inline table may not set (checked at compile time, and at run
-    time for names built from variables)."""
-    name = name.strip().lower()
-    return name in _CONNECTION_HEADERS or name.startswith(("proxy-", "x-forwarded-"))
 
 
 def _without_secrets(value: Any, secrets: Any) -> Any:

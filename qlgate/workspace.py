@@ -25,6 +25,7 @@ from .trust import CALLER, DEPLOYER, Trust
 if TYPE_CHECKING:  # the engine is imported when a workspace opens: the CLI starts without it
     from .emulators import RunningEmulator
     from .engine.engine import Engine
+    from .limits.gate import CallLimits
 
 DEFAULT_CONFIG = "config/dev.json"
 
@@ -84,12 +85,14 @@ class Workspace:
         config: str | Path | Config | dict | None = None,
         emulator: bool = True,
         lazy: bool = False,
+        limits: CallLimits | None = None,
     ) -> Workspace:
         """Find the trees and the config (defaults: ``./tables``, ``./routes``,
         ``config/dev.json``), start the emulator if the config asks for it (and
         ``emulator`` allows), and open the engine. ``lazy`` (``qlgate run``, one script):
         tables are compiled when the script names them (through the table index) and
-        the emulator is built when something first calls it."""
+        the emulator is built when something first calls it. ``limits``: what the
+        engine's calls count against (``qlgate.limits.open``); the caller closes them."""
         from .engine.engine import Engine
 
         loaded = load_config(config)
@@ -105,6 +108,7 @@ class Workspace:
                     routes=default_dir(routes, "routes"),
                     config=loaded,
                     lazy_tables=lazy,
+                    limits=limits,
                 ),
                 emulator=sandbox,
             )

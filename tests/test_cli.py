@@ -139,9 +139,7 @@ def test_parsing_the_command_line_imports_only_the_command_modules():
     ours = {
         "qlgate.cli",
         "qlgate.jobs",
-        "qlgate.jobs.cli",
         "qlgate.jobs.cluster",
-        "qlgate.jobs.daemons",
         "qlgate.server",
         "qlgate.server.serve",
     }

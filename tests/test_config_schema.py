@@ -14,7 +14,8 @@ import pytest
 from qlgate.cache.settings import CacheSettings
 from qlgate.commands import config as config_command
 from qlgate.config import MASK, Config, Settings
-from qlgate.config_schema import KEYS, effective, markdown, validate
+from qlgate.config_docs import markdown
+from qlgate.config_schema import KEYS, effective, validate
 from qlgate.engine.backoff import BackoffSettings
 from qlgate.errors import ConfigError
 from qlgate.server.policy import GatewayPolicy
@@ -176,7 +177,7 @@ def test_effective_fills_declared_defaults_and_keeps_what_is_set():
 def test_docs_configuration_md_is_generated_from_the_schema():
     committed = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
 
-    assert committed == markdown(), "stale: run python -m qlgate.config_schema --markdown > docs/configuration.md"
+    assert committed == markdown(), "stale: run python -m qlgate.config_docs --markdown > docs/configuration.md"
     for key in KEYS:
         if key.path and len(key.parts) > 1:
             assert f"`{key.path.replace('.[]', '[]')}`" in committed

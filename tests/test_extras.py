@@ -95,7 +95,7 @@ def local_upstream() -> Iterator[str]:
 
 # the modules of a feature, which may import its extra's modules at their top; no other may
 FEATURE_MODULES = {
-    "kazoo": ("qlgate.jobs.zk.", "qlgate.jobs.ids"),
+    "kazoo": ("qlgate.jobs.zk.", "qlgate.jobs.ids", "qlgate.limits.stores.zk_"),
     "psycopg": ("qlgate.jobs.archive_pg",),
     "prompt_toolkit": ("qlgate.shell.",),
 }

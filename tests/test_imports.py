@@ -38,14 +38,18 @@ def _type_checking_only(node: ast.If) -> bool:
     )
 
 
-def imports_of(path: Path, modules: set[str], module: str | None = None) -> set[str]:
-    """The package modules ``path`` (the module named ``module``) imports when it runs."""
+def imports_of(
+    path: Path, modules: set[str], module: str | None = None, *, type_checking: bool = False
+) -> set[str]:
+    """The package modules ``path`` (the module named ``module``) imports when it runs;
+    with ``type_checking``, also those it imports for its annotations only (a layer's
+    types must not come from above it either: ``tests/test_layers.py``)."""
     module = module or module_name(path)
     is_package = path.name == "__init__.py"
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _type_checking_only(node):
+        if isinstance(node, ast.If) and _type_checking_only(node) and not type_checking:
             for child in node.orelse:
                 visit(child)
             return

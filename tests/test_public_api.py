@@ -16,7 +16,7 @@ import pytest
 import qlgate
 from qlgate import errors
 from qlgate._version import __version__
-from qlgate.engine.diagnostics import Diagnostics
+from qlgate.diagnostics import Diagnostics
 from qlgate.engine.engine import Engine, Result
 from qlgate.jobs.archive_errors import ArchiveError, ArchiveUnavailable, ResultTooLarge, SchemaTooNew
 from qlgate.jobs.model import JobError, JobNotFound, JobTimeout, QueueFull, RecordError, attempt_error

@@ -1,6 +1,6 @@
-"""The ``qlgate`` commands that work on a deployment's workspace (``run``,
-``check``, ``tables``, ``describe``) and the options every command shares. The
-registry that names all commands is ``qlgate/cli.py``; commands that drive a
-subsystem live beside it (``jobs/cli.py``, ``jobs/daemons.py``,
-``server/serve.py``).
+"""The ``qlgate`` commands: those that work on a deployment's workspace (``run``,
+``check``, ``tables``, ``describe``), the job cluster's (``jobs``, and the
+``worker`` and ``limiter`` processes: ``daemons.py``), and the options every
+command shares. The registry that names all commands is ``qlgate/cli.py``;
+``serve`` is the gateway's own (``server/serve.py``).
 """

@@ -92,40 +92,45 @@ def _not_yet_said(warnings: Iterable[str], names: set[str]) -> dict[str, None]:
 
 
 async def _execute(args: argparse.Namespace) -> int:
-    from ..limits.open import host_limits_if_set
+    from ..engine.options import RunOptions
+    from ..jobs.factory import host_limits_if_set
     from ..values import dump_json
-    from ..workspace import Workspace
+    from ..workspace import Workspace, load_config
 
     script, origin, base_dir = _script(args)
     context = dict(parse_var(v) for v in args.var or ())
-    # lazily: only the tables the script names are compiled, the emulator is built if called
-    async with await Workspace.open(tables=args.tables, routes=args.routes, config=args.config, lazy=True) as workspace:
-        engine = workspace.engine
-        shown: set[str] = set()
-        warned: set[str] = set()  # variables _unassigned warned of
+    config = load_config(args.config)
+    # the host's limits, when its job backend keeps them, hold for the run's calls too
+    with host_limits_if_set(config) as limits:
+        # lazily: only the tables the script names are compiled, the emulator is built if called
+        async with await Workspace.open(
+            tables=args.tables, routes=args.routes, config=config, lazy=True, limits=limits
+        ) as workspace:
+            engine = workspace.engine
+            shown: set[str] = set()
+            warned: set[str] = set()  # variables _unassigned warned of
 
-        def report_problems() -> None:
-            """The load problems not yet shown: a table's are known when it is first compiled."""
-            fresh = [p for p in workspace.problems if str(p) not in shown]
-            shown.update(str(p) for p in fresh)
-            warn(fresh)
+            def report_problems() -> None:
+                """The load problems not yet shown: a table's are known when it is first compiled."""
+                fresh = [p for p in workspace.problems if str(p) not in shown]
+                shown.update(str(p) for p in fresh)
+                warn(fresh)
 
-        try:
-            with host_limits_if_set(engine):
+            try:
                 try:
                     compiled = engine.compile(script, base_dir=base_dir, origin=origin)
                 finally:
                     report_problems()
                 warned = _unassigned(compiled.plan, context, origin, strict=args.strict)
-                result = await engine.run_compiled(compiled, context=context, base_dir=base_dir)
-        except QlError as error:
+                result = await engine.run_compiled(compiled, RunOptions(context=context, base_dir=base_dir))
+            except QlError as error:
+                report_problems()
+                # what the run did and said before it failed helps as much as after a success
+                if args.diagnostics and error.diagnostics is not None:
+                    print(error.diagnostics.render(), file=sys.stderr)
+                warn(_not_yet_said(error.warnings, warned))
+                return fail(error)
             report_problems()
-            # what the run did and said before it failed helps as much as after a success
-            if args.diagnostics and error.diagnostics is not None:
-                print(error.diagnostics.render(), file=sys.stderr)
-            warn(_not_yet_said(error.warnings, warned))
-            return fail(error)
-        report_problems()
     write_json_text(dump_json(result.value), args.format, sys.stdout)
     warn(_not_yet_said(result.warnings, warned))
     if args.diagnostics:

@@ -11,7 +11,6 @@ part of the executor and the executor is free to change how it keeps state.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -20,6 +19,7 @@ from ..lang import ast
 from ..lang.templates import Template
 from ..limits.api_types import ApiTypes
 from ..limits.gate import CallLimits
+from ..request_info import RequestInfo
 from ..tables.files import CodeDirs
 from ..tables.registry import TableRegistry
 from ..trust import Trust
@@ -29,16 +29,6 @@ if TYPE_CHECKING:  # annotations only: routes are loaded by the engine, a run on
     from ..cache.responses import CachePlan, ResponseCache
     from ..http.client import HttpClient, HttpRequest, HttpResponse
     from ..routes import Route
-
-
-@dataclass
-class RequestInfo:
-    """The incoming gateway request a script runs for (spec §5.2 layers 4–6)."""
-
-    query: dict[str, Any] = field(default_factory=dict)
-    headers: dict[str, Any] = field(default_factory=dict)
-    connection: dict[str, Any] = field(default_factory=dict)
-    route_params: dict[str, Any] = field(default_factory=dict)
 
 
 class Credentials(Protocol):

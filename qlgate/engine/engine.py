@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cache.responses import ResponseCache
 from ..config import Config
+from ..diagnostics import Diagnostics
 from ..errors import QlError
 from ..lang import ast
 from ..lang.lift import lift
@@ -28,6 +29,7 @@ from ..lang.walk import walk
 from ..limits.api_types import ApiTypes
 from ..limits.gate import CallLimits
 from ..oauth.manager import TokenManager
+from ..request_info import RequestInfo
 from ..routes import Route, load_routes_dir
 from ..tables.files import CodeDirs
 from ..tables.index import open_tables
@@ -35,11 +37,11 @@ from ..tables.model import Table, compile_table
 from ..tables.registry import LoadProblem, TableRegistry
 from ..trust import Trust
 from .backoff import BackoffBoard, BackoffSettings
-from .context import RequestInfo
-from .diagnostics import Diagnostics
+from .options import DEFAULT, RunOptions
 from .plan_cache import SharedPlans
 from .planner import Plan, compile_script
 from .run import Run
+from .script_checks import check_credentials, load_named, shares_safely
 from .warm import call_path_imported, import_call_path, settle_one_shot_heap
 
 if TYPE_CHECKING:
@@ -55,7 +57,7 @@ class Compiled:
     inline: tuple[Table, ...]
     trust: Trust = field(default_factory=Trust.deployer)
     writes: bool = False  # may change something upstream (the gateway runs those on POST only)
-    # may its runs share decoded answers with other runs (``Engine._shares_safely``)?
+    # may its runs share decoded answers with other runs (``script_checks.shares_safely``)?
     shareable: bool = False
 
 
@@ -76,9 +78,13 @@ class Engine:
         config: str | Path | dict | Config | None = None,
         cache_size: int = 512,
         lazy_tables: bool = False,
+        limits: CallLimits | None = None,
     ):
         """``lazy_tables``: compile a table when a script first names it, through the
-        on-disk table index (``tables/index.py``; ``qlgate run``), instead of all now."""
+        on-disk table index (``tables/index.py``; ``qlgate run``), instead of all now.
+        ``limits``: the partner APIs' limits every upstream call counts against
+        (``qlgate.limits.open``; opened, and closed, by whoever opens the engine: serve,
+        run, a worker); None: no limits."""
         if isinstance(config, Config):
             self.config = config
         elif isinstance(config, dict):
@@ -108,16 +114,30 @@ class Engine:
         self.responses = ResponseCache.from_config(self.config.data)
         # successive failures per table, and the back-off they call for (config ``backoff``)
         self.backoff = BackoffBoard(BackoffSettings.from_config(self.config.data))
-        # the partner APIs' limits on every call (qlgate/limits): set by whoever opens the
-        # store this process shares them through (serve, run, a worker); None: no limits
+        # the partner APIs' limits on every call (qlgate/limits), shared with the other
+        # processes through the store their opener chose
         self.api_types = ApiTypes.from_config(self.config.data)
-        self.limits: CallLimits | None = None
+        self._limits = limits
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
         self._shapes: SharedPlans[Compiled] = SharedPlans(cache_size, MAX_CACHED_CHARS)  # plan_cache.py
         self._one_shot = lazy_tables  # a process that runs one script (qlgate run): warm.py
+
+    @property
+    def limits(self) -> CallLimits | None:
+        return self._limits
+
+    def adopt_limits(self, limits: CallLimits) -> CallLimits:
+        """Take limits opened after the engine, once: the one way besides the constructor,
+        for the gateway's start-up (``qlgate/server/startup.py``), which opens its workspace
+        before the job backend whose store the limits count in. To go when start-up opens
+        the store first and passes the limits to ``Workspace.open``."""
+        if self._limits is not None:
+            raise RuntimeError("the engine has its limits already")
+        self._limits = limits
+        return limits
 
     @property
     def http(self) -> HttpClient:
@@ -191,45 +211,6 @@ class Engine:
             raise _fresh(cached)
         return cached
 
-    def _check_credentials(self, parsed: ast.Script, trust: Trust) -> None:
-        """Refuse a caller's statement on a table whose ``using auth`` names a credential
-        ``gateway.adhoc.credentials`` does not open to callers (a patch asking for one is
-        refused when it asks, at run time)."""
-        own = {node.target for node in walk(parsed) if isinstance(node, ast.Line) and node.target} | {
-            node.name for node in walk(parsed) if isinstance(node, ast.CreateTable)
-        }
-        for node in walk(parsed):
-            if not isinstance(node, (ast.Select, ast.Insert, ast.Update, ast.Delete)):
-                continue
-            kind = type(node).__name__.lower()
-            for source in node.sources if isinstance(node, ast.Select) else (node.source,):
-                if source.name in own:  # a variable, or a table of the script's own
-                    continue
-                try:
-                    table = self.tables.find(source.name)
-                except QlError:
-                    continue  # ambiguous: the run says so
-                mapping = table.mappings.get(kind) if table is not None else None
-                if mapping is not None and mapping.credential is not None:
-                    line = source.pos.line if source.pos is not None else None
-                    trust.check_credential(mapping.credential, table.name if table else None, line)
-
-    def _load_named(self, parsed: ast.Script) -> None:
-        """Compile now the tables a script names (a lazily loaded registry): their load
-        problems are known before it runs, and its run finds them ready."""
-        for node in walk(parsed):
-            if isinstance(node, ast.Select):
-                sources: tuple[Any, ...] = tuple(node.sources)
-            elif isinstance(node, (ast.Insert, ast.Update, ast.Delete)):
-                sources = (node.source,)
-            else:
-                continue
-            for source in sources:
-                try:
-                    self.tables.find(source.name)
-                except QlError:
-                    pass  # ambiguous: the run says so
-
     @staticmethod
     def _key(script: str, trust: Trust, base_dir: Path | None) -> tuple:
         return hashlib.blake2b(script.encode("utf-8", "surrogatepass"), digest_size=16).digest(), trust, base_dir
@@ -255,10 +236,10 @@ class Engine:
             if self._one_shot:
                 settle_one_shot_heap()
         if self.tables.lazy:
-            self._load_named(parsed)
+            load_named(self.tables, parsed)
         trust.check(parsed)
         if trust.credentials is not None:
-            self._check_credentials(parsed, trust)
+            check_credentials(self.tables, parsed, trust)
         plan = compile_script(parsed)
         inline = []
         for create in plan.inline_tables:
@@ -280,39 +261,13 @@ class Engine:
         writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(
             m.method != "get" for table in inline for m in table.mappings.values()
         )
-        return Compiled(plan, tuple(inline), trust, writes, self._shares_safely(parsed, tuple(inline))), parsed
+        return Compiled(
+            plan, tuple(inline), trust, writes, shares_safely(self._registry(tuple(inline)), parsed)
+        ), parsed
 
     def _registry(self, inline: tuple[Table, ...]) -> TableRegistry:
         """The tables a script sees: its own inline ones before the engine's."""
         return TableRegistry(inline, parent=self.tables) if inline else self.tables
-
-    def _shares_safely(self, parsed: ast.Script, inline: tuple[Table, ...]) -> bool:
-        """May the runs of this script read answers decoded for other runs' identical calls
-        (``run_compiled``'s ``shares_answers``)? Not if it hands values to deployer Python
-        code, which may change them in place: a UDF, or the patch, ``auth using`` module or
-        Jinja body of a table it calls (a hook sees the run's variables and parameters, a
-        template its parameters). The engine itself changes no value in place."""
-        tables = self._registry(inline)
-        for node in walk(parsed):
-            if isinstance(node, (ast.Require, ast.UdfCall, ast.UdfCondition)):
-                return False
-            if not isinstance(node, ast.Source):
-                continue
-            try:
-                table = tables.find(node.name)
-            except QlError:  # ambiguous: the run will say so
-                return False
-            if table is None:
-                continue  # a variable (or an unknown table, an error at run time)
-            for mapping in table.mappings.values():
-                body = mapping.body
-                if (
-                    mapping.patch is not None
-                    or mapping.auth is not None
-                    or (body is not None and body.engine == "jinja")
-                ):
-                    return False
-        return True
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names: its own directory (the
@@ -337,53 +292,21 @@ class Engine:
         every upstream call (the job backend's call-rate limits)."""
         base = Path(base_dir) if base_dir is not None else None
         compiled = self.compile(script, trust=trust, base_dir=base, origin=origin)
-        return await self.run_compiled(
-            compiled, context=context, request=request, base_dir=base, request_id=request_id, call_gate=call_gate
+        options = RunOptions(
+            context=context, request=request, base_dir=base, request_id=request_id, call_gate=call_gate
         )
+        return await self.run_compiled(compiled, options)
 
-    async def run_compiled(
-        self,
-        compiled: Compiled,
-        *,
-        context: dict[str, Any] | None = None,
-        request: RequestInfo | None = None,
-        base_dir: Path | None = None,
-        request_id: str | None = None,
-        call_gate: Callable[[str], Awaitable[None]] | None = None,
-        values_only: frozenset[str] = frozenset(),
-        call_deadline: float | None = None,
-        deadline: float | None = None,
-        patient: bool = False,
-        shares_answers: bool = False,
-    ) -> Result:
-        """Run a compiled script under the trust it was compiled with. ``values_only``:
-        context names that are data (a request body's members), never a table.
-        ``call_deadline``: the longest one upstream call may take, retries included
-        (a job's calls must end in bounded time, ``jobs/zk/lease.py``). ``deadline``:
-        the ``time.monotonic()`` by which the run must be done (a gateway request's);
-        no call waits for back-off, ``Retry-After`` or a limit past it. ``patient``: a
-        job's run, whose calls wait for their API types' limits as long as it may last.
-        ``shares_answers``: the result is only read (encoded, stored), never changed, so
-        its reads may share the tree decoded for another run's identical call in flight
-        instead of decoding a copy each (only where the script hands no value to deployer
-        code: ``Compiled.shareable``); the default gives each run values of its own."""
+    async def run_compiled(self, compiled: Compiled, options: RunOptions = DEFAULT, /, **changes: Any) -> Result:
+        """Run a compiled script under the trust it was compiled with, as ``options`` say
+        (``engine/options.py``), with ``changes`` to them by name
+        (``run_compiled(compiled, shares_answers=True)``). Sharing decoded answers is
+        only for scripts that hand no value to deployer code (``Compiled.shareable``)."""
+        options = options.but(**changes)
+        if options.shares_answers and not compiled.shareable:
+            options = options.but(shares_answers=False)
         tables = self._registry(compiled.inline)
-        run = Run(
-            self,
-            compiled.plan,
-            tables,
-            context=context,
-            request=request,
-            base_dir=base_dir,
-            request_id=request_id or None,
-            trust=compiled.trust,
-            call_gate=call_gate,
-            values_only=values_only,
-            call_deadline=call_deadline,
-            deadline=deadline,
-            patient=patient,
-            shares_answers=shares_answers and compiled.shareable,
-        )
+        run = Run(self, compiled.plan, tables, options, compiled.trust)
         try:
             value, headers = await run.execute()
         except QlError as error:
@@ -400,8 +323,8 @@ class Engine:
         return await self.credentials.access_token(name)
 
     async def close(self) -> None:
-        if self.limits is not None:
-            self.limits.stop_background()  # what its store holds goes back with close_limits
+        if self._limits is not None:
+            self._limits.stop_background()  # what its store holds goes back with close_limits
         await self.responses.close()
         if self._http is not None:
             await self._http.close()

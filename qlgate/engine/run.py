@@ -15,27 +15,28 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
-from functools import cache
+from collections.abc import Coroutine, Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..cache.responses import CachePlan
+from ..diagnostics import Diagnostics
 from ..errors import CompileError, QlError, StatementError
 from ..lang import ast
 from ..lang.templates import Template, interpolate_text, parse_template
 from ..lang.walk import walk
 from ..tables.files import CodeDirs
 from ..tables.registry import TableRegistry
-from ..trust import Trust, url_origin
+from ..trust import Trust
 from ..values import MISSING, is_nullish, truthy
 from . import statements
 from .backoff import NO_DELAYS, Delays
 from .budget import Budget
-from .context import EngineServices, RequestInfo
-from .diagnostics import Diagnostics
+from .context import EngineServices
+from .options import RunOptions
 from .planner import Plan
+from .run_sender import sender_of
 
 if TYPE_CHECKING:
     from ..http.client import HttpRequest, HttpResponse
@@ -47,37 +48,23 @@ log = logging.getLogger("qlgate.engine")
 
 class Run:
     def __init__(
-        self,
-        engine: EngineServices,
-        plan: Plan,
-        tables: TableRegistry,
-        *,
-        context: dict[str, Any] | None = None,
-        request: RequestInfo | None = None,
-        base_dir: Path | None = None,
-        request_id: str | None = None,
-        trust: Trust | None = None,
-        call_gate: Callable[[str], Awaitable[None]] | None = None,
-        values_only: frozenset[str] = frozenset(),
-        call_deadline: float | None = None,
-        deadline: float | None = None,
-        patient: bool = False,
-        shares_answers: bool = False,
+        self, engine: EngineServices, plan: Plan, tables: TableRegistry, options: RunOptions, trust: Trust | None = None
     ):
+        """``trust``: what the script was compiled under (``Compiled.trust``)."""
         self.engine = engine
         self.plan = plan
         self.tables = tables
+        self.options = options
         self.config = engine.config
         self.settings = engine.config.settings
         self.secrets = engine.config.secrets
         self.credentials = engine.credentials
-        self.request = request
-        self.request_id = request_id
+        self.request = options.request
+        self.request_id = options.request_id or None
         self.trust = trust or Trust.deployer()
         self._script_config: dict[str, Any] | None = None
-        self._base_dir = base_dir
-        self.context = dict(context or {})
-        self.values_only = values_only  # context names that are data, never a table
+        self.context = dict(options.context or {})
+        self.values_only = options.values_only  # context names that are data, never a table
         self.vars: dict[str, Any] = {k: v for k, v in self.context.items() if v is not MISSING}
         loop = asyncio.get_running_loop()
         self.ready: dict[str, asyncio.Future] = {name: loop.create_future() for name in plan.assigned}
@@ -86,11 +73,7 @@ class Run:
         self.diagnostics = Diagnostics()
         self.warnings: list[str] = list(plan.warnings)
         self.budget = Budget(self.settings.script_budget)
-        self._call_gate = call_gate
-        self._call_deadline = call_deadline
-        self._deadline = deadline
-        self._patient = patient
-        self.shares_answers = shares_answers
+        self.shares_answers = options.shares_answers
         self._sender: Sender | None = None
         self._readonly_vars: MappingProxyType | None = None
 
@@ -99,46 +82,12 @@ class Run:
         """What sends the run's upstream calls: made by the first call, so a script that
         calls nothing imports no HTTP client (``qlgate run -e 'return 1;'`` starts fast)."""
         if self._sender is None:
-            engine, trust = self.engine, self.trust
-            # a caller's calls are checked against the host allow-list (redirects too)
-            self._sender = _sender_type()(
-                engine.http,
-                self.diagnostics,
-                self.secrets,
-                upstream_check=trust.check_url if trust.allowed_hosts is not None else None,
-                call_gate=self._call_gate,
-                call_deadline=self._call_deadline,
-                cache=engine.responses,
-                backoff=engine.backoff,
-                deadline=self._deadline,
-                counts=not trust.is_caller,
-                unboarded=self._callers_table if trust.is_caller and self.tables.parent is not None else None,
-                limits=engine.limits,
-                patient=self._patient,
-                limit_types=self._limit_types if trust.is_caller and self.tables.parent is not None else None,
-            )
+            self._sender = sender_of(self)
         return self._sender
 
     @property
     def routes(self) -> Sequence[Route]:
         return self.engine.routes  # (a lazily opened engine loads them when first asked)
-
-    def _limit_types(self, name: str, url: str) -> Sequence[str] | None:
-        """A caller's own table counts against the API types of the deployer's tables
-        that call the same host — never against a type its name would choose, which the
-        caller could pick to walk around a limit or to spend another API's quota."""
-        if not self._callers_table(name):
-            return None
-        deployers = self.tables.parent if self.tables.parent is not None else self.tables
-        return self.engine.api_types.of_origin(url_origin(url), deployers)
-
-    def _callers_table(self, name: str) -> bool:
-        """Is ``name`` a table the caller's script defined (kept off the back-off board)?"""
-        try:
-            table = self.tables.find(name)
-        except QlError:
-            return True
-        return table is None or table.by_caller
 
     # ------------------------------------------------------------------ scope
     def lookup(self, name: str) -> Any:
@@ -167,7 +116,7 @@ class Run:
 
     def module_dirs(self, extra: list[Path]) -> CodeDirs:
         """Where ``require()`` finds modules: beside the script, in the deployment's trees."""
-        return self.engine.script_dirs(self._base_dir, extra)
+        return self.engine.script_dirs(self.options.base_dir, extra)
 
     def is_variable(self, name: str) -> bool:
         """Does ``name`` in ``from``/``into`` or a bare path operand stand for a variable
@@ -381,16 +330,6 @@ class Run:
             value = statements.operand_text(self, pair.value)
             headers[name] = value
         return headers
-
-
-@cache
-def _sender_type() -> type[Sender]:
-    """``Sender``, imported by the first run that calls anything (so ``qlgate run -e
-    'return 1;'`` imports no HTTP client); once, not per run (an import statement
-    costs about a microsecond even when the module is loaded)."""
-    from .sending import Sender
-
-    return Sender
 
 
 def _holds_items(node: Any) -> bool:

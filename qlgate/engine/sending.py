@@ -18,18 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from .. import timers
 from ..cache.keys import IDEMPOTENT
 from ..cache.responses import CachePlan, ResponseCache
 from ..config import Secrets
+from ..diagnostics import CallRecord, Diagnostics
 from ..errors import QlError, UpstreamTimeout, UpstreamUnavailable
 from ..http.client import HttpClient, HttpRequest, HttpResponse
 from ..limits.gate import CallLimits
 from .backoff import NO_DELAYS, BackoffBoard, Delays, failed_status, retry_after_seconds
-from .diagnostics import CallRecord, Diagnostics
+from .options import DEFAULT, RunOptions
 
 
 class Sender:
@@ -56,34 +57,33 @@ class Sender:
         http: HttpClient,
         diagnostics: Diagnostics,
         secrets: Secrets,
+        options: RunOptions = DEFAULT,
         *,
         upstream_check: Callable[[str], None] | None = None,
-        call_gate: Callable[[str], Awaitable[None]] | None = None,
-        call_deadline: float | None = None,
         cache: ResponseCache | None = None,
         backoff: BackoffBoard | None = None,
-        deadline: float | None = None,
         counts: bool = True,
         unboarded: Callable[[str], bool] | None = None,
         limits: CallLimits | None = None,
-        patient: bool = False,
         limit_types: Callable[[str, str], Sequence[str] | None] | None = None,
     ):
+        """``options``: the run's (its call gate, deadlines, patience); the rest, what the
+        engine shares among runs and the rules for a caller's calls (``run_sender.py``)."""
         self.http = http
         self.diagnostics = diagnostics
         self.secrets = secrets
         self.upstream_check = upstream_check  # a caller's calls are checked against the host allow-list
-        self.call_gate = call_gate
-        self.call_deadline = call_deadline  # seconds one upstream call may take in all, or None
+        self.call_gate = options.call_gate
+        self.call_deadline = options.call_deadline  # seconds one upstream call may take in all, or None
         self.cache = cache  # the engine's: cached answers, and calls in flight shared across runs
         self.backoff = backoff  # the engine's: successive failures per table
         # only deployer runs count failures: a caller's failing on purpose must not
         # make a deployer table back off for everyone (their calls still wait)
         self.counts = counts
         self.unboarded = unboarded  # tables the board never sees (a caller's own inline tables)
-        self.deadline = deadline  # time.monotonic() by which the run's request must be answered
+        self.deadline = options.deadline  # time.monotonic() by which the run's request must be answered
         self.limits = limits  # the engine's: the API types' calls in flight and call rates
-        self.patient = patient  # a job's run: its calls wait for limits as long as the run may last
+        self.patient = options.patient  # a job's run: its calls wait for limits as long as the run may last
         # (table, URL) → the API types a call counts against, when not its table's (a caller's own table)
         self.limit_types = limit_types
         self._inflight: dict[str | tuple, asyncio.Future] = {}

@@ -8,9 +8,10 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from ..limits.stores.sqlite import open_database
 from .archive_errors import ArchiveError, ArchiveUnavailable
 from .archive_schema import VERSION_TABLE, JobRow, pending
-from .sqlite import job_filter, open_database
+from .sqlite import job_filter
 
 
 class SqliteStore:

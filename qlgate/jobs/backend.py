@@ -25,8 +25,8 @@ import builtins
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from ..limits.rate import Rate
 from .model import Job, JobSpec
-from .rates import Rate
 
 __all__ = ["JobBackend", "JobClient"]
 

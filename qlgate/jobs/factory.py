@@ -7,15 +7,19 @@ backend, and an application embedding the gateway opens one as ``serve`` does.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..limits.gate import CallLimits
 from ..limits.open import close_limits, cluster_limits, host_limits
 from ..workspace import Workspace
 from .backend import JobBackend
 from .cluster import embedded_database
 
 if TYPE_CHECKING:
+    from ..config import Config
     from ..engine.engine import Engine
 
 # called with anything (aiohttp passes its app to on_cleanup hooks) when the gateway stops
@@ -57,10 +61,11 @@ def _cluster_backend(
     jobs = ZkJobs(
         client, max_queue=int(settings.get("maxQueue", 100_000)), archive=archive, max_run_seconds=max_run_seconds
     )
-    cluster_limits(workspace.engine, client)  # every call of this gateway counts cluster-wide
+    # every call of this gateway counts cluster-wide
+    limits = workspace.engine.adopt_limits(cluster_limits(workspace.config.data, client))
 
     async def stop(_: Any = None) -> None:
-        await asyncio.to_thread(close_limits, workspace.engine)
+        await asyncio.to_thread(close_limits, limits)
         await asyncio.to_thread(jobs.close)
         await asyncio.to_thread(client.stop)
         client.close()
@@ -94,14 +99,32 @@ def _embedded_backend(
         max_queue=int(settings.get("maxQueue", 100_000)),
         max_run_seconds=max_run_seconds,
     )
-    host_limits(workspace.engine, database)  # every call of this gateway counts, per host
+    # every call of this gateway counts, per host
+    limits = workspace.engine.adopt_limits(host_limits(workspace.config.data, database))
     local.runner = EngineRunner(workspace)
     if runs_jobs:
         local.start(asyncio.get_running_loop())
 
     async def stop(_: Any = None) -> None:
         await local.stop()
-        await asyncio.to_thread(close_limits, workspace.engine)
+        await asyncio.to_thread(close_limits, limits)
         local.close()
 
     return local, stop
+
+
+@contextmanager
+def host_limits_if_set(config: Config) -> Iterator[CallLimits | None]:
+    """``qlgate run`` and the shell: the host's limits, for the engine they open, when
+    the embedded job backend has a file (where ``qlgate jobs limits/rates`` keep them);
+    none to count against otherwise. Closed when the block ends."""
+    settings = config.data.get("jobs") or {}
+    database = embedded_database(settings if isinstance(settings, dict) else {})
+    if database is None or not Path(database).is_file():
+        yield None
+        return
+    limits = host_limits(config.data, database)
+    try:
+        yield limits
+    finally:
+        close_limits(limits)

@@ -3,9 +3,10 @@ file, which the gateway processes on a host share, holding each job as a JSON
 record beside the columns its queue is ordered by, the types' concurrency
 limits and call rates, and recent idempotency keys.
 
-Kept apart from ``local.py`` so that the backend reads as its API and its run
-loop, over the few ways they touch the file: a transaction that holds SQLite's
-write lock from its first read, and reading and writing job records.
+Kept apart from ``local.py`` and ``local_runs.py`` so that the backend reads as
+its API and its run loop, over the few ways they touch the file: a transaction
+that holds SQLite's write lock from its first read, and reading and writing job
+records.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .model import Job
-from .sqlite import open_database
+from ..limits.stores.sqlite import open_database
+from .model import Job, JobNotFound, check_job_id
 
 SCHEMA = """
 create table if not exists jobs (
@@ -88,3 +89,10 @@ class LocalStore:
         )
         if job.final:
             self._changed.notify_all()
+
+    def get(self, job_id: int) -> Job:
+        with self._lock:
+            jobs = self._select("where id = ?", (check_job_id(job_id),))
+        if not jobs:
+            raise JobNotFound(f"no job {job_id}")
+        return jobs[0]

@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import QlError
+from ..limits.api_types import check_type
+from ..limits.errors import JobError
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 STATES = (QUEUED, RUNNING, DONE, FAILED, CANCELLED)
@@ -34,15 +36,6 @@ MAX_DELAY_S = 366 * 86400  # not_before at most this far ahead
 MAX_RUN_SECONDS = 3600.0  # a run's deadline unless config jobs.maxRunSeconds says otherwise
 MAX_LIMIT = 1_000_000  # a type's limit of runs at once
 MAX_JOB_ID = 2**63 - 1  # ids are SQLite integers
-
-
-class JobError(QlError):
-    """A job request that cannot be honoured; ``status`` is its HTTP status (400
-    unless a subclass says otherwise). A ``QlError``, so that one ``except
-    QlError`` answers a job's errors like any other; code that answers job
-    requests catches it (or its subclasses) first, for their statuses."""
-
-    status = 400
 
 
 class JobNotFound(JobError):
@@ -71,19 +64,6 @@ class QueueFull(JobError):
     def __init__(self, message: str, retry_after: float = 1.0):
         super().__init__(message, retry_after=retry_after)
         self.retry_after = retry_after
-
-
-_TYPE = re.compile(r"[A-Za-z0-9_.:-]{1,200}\Z")
-
-
-def check_type(job_type: str) -> str:
-    """A job type as it may be named: it becomes a ZooKeeper node name and a queue
-    key's suffix, so no ``/``, no ``+`` nor ``~`` (``queue_key`` joins types with
-    them), and neither ``.`` nor ``..``. Here rather than in ``types.py``, which
-    compiles scripts: checking a name needs no engine."""
-    if not _TYPE.match(job_type) or job_type in (".", ".."):
-        raise JobError(f"'{job_type}' is not a job type: letters, digits and . _ : - only")
-    return job_type
 
 
 @dataclass
@@ -338,13 +318,6 @@ def parse_queue_key(name: str) -> tuple[int, float, int]:
 def queue_key_types(name: str) -> list[str]:
     """The types a ``queue_key`` names."""
     return name.partition("~")[2].split("+")
-
-
-def type_of_table(table_name: str) -> str:
-    """The partner API a table belongs to: its name without the last part
-    (``ebay.trading.AddToWatchList`` → ``ebay.trading``)."""
-    head, dot, _ = table_name.rpartition(".")
-    return head if dot else table_name
 
 
 def attempt_error(error: BaseException) -> str:

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from typing import Any, cast
 from urllib.parse import quote, urlencode
 
+from ..limits.rate import Rate
 from .model import Job, JobError, JobNotFound, JobSpec, QueueFull
-from .rates import Rate
 
 SUBMIT_TRIES = 4
 

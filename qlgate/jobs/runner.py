@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..engine.engine import Engine
+from ..engine.options import RunOptions
 from ..errors import QlError
 from ..values import MISSING
 from ..workspace import Workspace
@@ -76,8 +77,7 @@ class EngineRunner:
                 compiled = engine.compile(job.script, trust=trust)
             else:  # a long compile must not hold up the other runs on this loop
                 compiled = await asyncio.to_thread(engine.compile, job.script, trust=trust)
-            result = await engine.run_compiled(
-                compiled,
+            options = RunOptions(
                 context=job.vars,
                 request_id=f"job-{job.id}-{job.run}",
                 call_gate=self.gate,
@@ -85,6 +85,7 @@ class EngineRunner:
                 patient=True,  # a job's calls wait for their API types' limits as long as the run may
                 shares_answers=True,  # the result is stored, nothing else
             )
+            result = await engine.run_compiled(compiled, options)
         except QlError as error:
             raise JobFailed(secrets.mask(str(error))) from None
         return None if result.value is MISSING else secrets.mask_value(result.value)

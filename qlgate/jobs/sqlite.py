@@ -1,35 +1,9 @@
-"""Opening the job backend's SQLite files (the embedded queue, the archive),
-which several processes may open at the same moment: the gateway's
-``--workers``, a CLI beside a gateway, two limiters on one host."""
+"""The ``where`` clause the job backend's SQLite tables (the embedded queue, the
+archive) pick jobs by; the files themselves are opened with
+``qlgate.limits.stores.sqlite.open_database``, which the limits' host store
+shares."""
 
 from __future__ import annotations
-
-import sqlite3
-import time
-from pathlib import Path
-
-BUSY_S = 10.0
-
-
-def open_database(path: str | Path, schema: str) -> sqlite3.Connection:
-    """A connection in WAL mode with ``schema`` in place. Turning WAL on needs the
-    file to itself, and SQLite answers "database is locked" at once rather than
-    waiting its busy timeout, so a process opening the file while another does
-    so tries again until ``BUSY_S`` has passed."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=BUSY_S)
-    deadline = time.monotonic() + BUSY_S
-    while True:
-        try:
-            db.execute("pragma journal_mode=wal")
-            break
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() > deadline:
-                db.close()
-                raise
-            time.sleep(0.02)
-    db.executescript(schema)
-    return db
 
 
 def job_filter(state: str | None, owner: str | None) -> tuple[str, tuple]:

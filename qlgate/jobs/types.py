@@ -13,7 +13,6 @@ from ..tables.model import Table
 from ..tables.registry import TableRegistry
 from ..trust import Trust, fixed_origin
 from .model import JobError
-from .model import check_type as check_type  # re-exported: backends imported it from here
 
 
 class NoTable(JobError):

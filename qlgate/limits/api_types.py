@@ -12,13 +12,14 @@ A table no prefix matches counts against its name without the last part
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from ..errors import ConfigError
-from ..jobs.model import JobError, check_type, type_of_table
 from ..trust import fixed_origin
+from .errors import JobError
 
 
 class ApiTypes:
@@ -70,3 +71,23 @@ class ApiTypes:
                         found.setdefault(fixed, set()).add(self.of(table.name))
             cached = self._origins = (tables, {o: tuple(sorted(t)) for o, t in found.items()})
         return cached[1].get(origin, ())
+
+
+_TYPE = re.compile(r"[A-Za-z0-9_.:-]{1,200}\Z")
+
+
+def check_type(job_type: str) -> str:
+    """An API type (a job's type) as it may be named: it becomes a ZooKeeper node name and a queue
+    key's suffix, so no ``/``, no ``+`` nor ``~`` (``queue_key`` joins types with
+    them), and neither ``.`` nor ``..``. Here, with the limits
+    kept per type, rather than with the jobs: checking a name needs no job backend."""
+    if not _TYPE.match(job_type) or job_type in (".", ".."):
+        raise JobError(f"'{job_type}' is not a job type: letters, digits and . _ : - only")
+    return job_type
+
+
+def type_of_table(table_name: str) -> str:
+    """The partner API a table belongs to: its name without the last part
+    (``ebay.trading.AddToWatchList`` → ``ebay.trading``)."""
+    head, dot, _ = table_name.rpartition(".")
+    return head if dot else table_name

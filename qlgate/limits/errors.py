@@ -1,5 +1,6 @@
-"""The one error a limit raises: a call that could not get through its API
-type's limits in the time its request had left."""
+"""The errors of the limits: a call that could not get through its API type's
+limits in the time its request had left (``LimitExceeded``), the store being
+unreachable, and a bad rate or API type name (``JobError``, the job API's)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,16 @@ class LimitsUnavailable(QlError):
     cannot be read or written now, so a call of a limited API type cannot be let through."""
 
     status = 503
+
+
+class JobError(QlError):
+    """A request to the job backend or to the limits it keeps (``/jobs``, ``/limits``,
+    ``/rates``, ``qlgate jobs``) that cannot be honoured; ``status`` is its HTTP status
+    (400 unless a subclass says otherwise). The job backend's errors subclass it
+    (``qlgate.jobs.model``); the limits raise it for a bad rate or API type name. Here,
+    below both, because its name is what ``/jobs``, ``/limits`` and ``/rates`` answer as
+    ``type``, whichever side raised it. A ``QlError``, so that one ``except
+    QlError`` answers a job's errors like any other; code that answers job requests
+    catches it (or its subclasses) first, for their statuses."""
+
+    status = 400

@@ -26,10 +26,11 @@ from typing import Any
 
 from .. import timers
 from ..errors import QlError
-from ..jobs.rates import CallGate, QuotaSpent, Rate
 from .api_types import ApiTypes
 from .errors import LimitExceeded, LimitsUnavailable
 from .inflight import InFlight
+from .rate import Rate
+from .rates import CallGate, QuotaSpent
 
 
 @dataclass(slots=True)

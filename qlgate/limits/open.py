@@ -1,67 +1,45 @@
-"""Giving an engine its limits: the store it shares them through is the job
-backend's — the host's SQLite file embedded, ZooKeeper in a cluster. Whoever
-opens the backend for a process (``serve``, ``run``, a worker) calls one of
-these, and closes what it returns when the process stops."""
+"""Opening the limits a process's engine counts every call against: in the
+host's SQLite file (the embedded job backend's) or in ZooKeeper across a
+cluster. Whoever opens the store for a process (``serve``, ``run``, a worker)
+calls one of these, hands what it returns to the engine it opens
+(``Engine(limits=…)``, ``Workspace.open(limits=…)``), and closes it with
+``close_limits`` when the process stops."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..jobs.rates import CallGate
+from .api_types import ApiTypes
 from .gate import CallLimits
 from .inflight import InFlight
-
-if TYPE_CHECKING:
-    from ..engine.engine import Engine
+from .rates import CallGate
 
 
-def host_limits(engine: Engine, database: str | Path) -> CallLimits:
-    """Limits per host, counted in the embedded job backend's SQLite file."""
-    from .host_store import HostLimits
+def host_limits(config: Mapping[str, Any], database: str | Path) -> CallLimits:
+    """Limits per host, counted in the embedded job backend's SQLite file; ``config``:
+    the config's data (its ``limits.types`` say which API type a table counts against)."""
+    from .stores.host import HostLimits
 
     store = HostLimits(database)
-    limits = CallLimits(engine.api_types, CallGate(store), InFlight(store))
-    engine.limits = limits
-    return limits
+    return CallLimits(ApiTypes.from_config(config), CallGate(store), InFlight(store))
 
 
-def cluster_limits(engine: Engine, client: Any, *, root: str = "/qlgate") -> CallLimits:
-    """Limits across a cluster, counted in ZooKeeper with the job backend's leases."""
-    from ..jobs.zk.rates import ZkTokens
-    from ..jobs.zk.units import ZkUnits
+def cluster_limits(config: Mapping[str, Any], client: Any, *, root: str = "/qlgate") -> CallLimits:
+    """Limits across a cluster, counted in ZooKeeper (``client``, a started kazoo client)."""
+    from .stores.zk_rates import ZkTokens
+    from .stores.zk_units import ZkUnits
 
-    limits = CallLimits(engine.api_types, CallGate(ZkTokens(client, root=root)), InFlight(ZkUnits(client, root=root)))
-    engine.limits = limits
-    return limits
+    gate = CallGate(ZkTokens(client, root=root))
+    return CallLimits(ApiTypes.from_config(config), gate, InFlight(ZkUnits(client, root=root)))
 
 
-def close_limits(engine: Engine) -> None:
-    """Give back what the engine's limits hold, and forget them (blocking)."""
-    limits, engine.limits = engine.limits, None
+def close_limits(limits: CallLimits | None) -> None:
+    """Give back what the limits hold, and close their store (blocking)."""
     if limits is not None:
         limits.close()  # cancels its background work too
         store = getattr(limits.inflight, "store", None)
         close = getattr(store, "close", None)
         if callable(close):
             close()
-
-
-@contextmanager
-def host_limits_if_set(engine: Engine) -> Iterator[CallLimits | None]:
-    """``qlgate run``: the host's limits, when its embedded job backend has a file
-    (where ``qlgate jobs limits/rates`` keep them); none to count against otherwise."""
-    from ..jobs.cluster import embedded_database
-
-    settings = engine.config.data.get("jobs") or {}
-    database = embedded_database(settings if isinstance(settings, dict) else {})
-    if database is None or not Path(database).is_file():
-        yield None
-        return
-    limits = host_limits(engine, database)
-    try:
-        yield limits
-    finally:
-        close_limits(engine)

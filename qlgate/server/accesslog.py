@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..values import dump_json
 
 if TYPE_CHECKING:
-    from ..engine.diagnostics import Diagnostics
+    from ..diagnostics import Diagnostics
     from .gateway import Gateway
     from .request import Request
 

@@ -24,8 +24,8 @@ from ..http.codecs import load_json
 from ..jobs.archive_errors import ArchiveError
 from ..jobs.backend import JobBackend
 from ..jobs.model import MAX_JOB_ID, Job, JobError, JobSpec, QueueFull, parse_time
-from ..jobs.rates import Rate
 from ..jobs.types import NoTable, types_of
+from ..limits.rate import Rate
 from .auth import Principal
 from .request import Request
 from .response import Response

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote
 
 if TYPE_CHECKING:
-    from ..engine.diagnostics import Diagnostics
+    from ..diagnostics import Diagnostics
     from .auth import Principal
     from .gateway import Gateway
 

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from ..engine.context import RequestInfo
 from ..engine.engine import Compiled, Engine
+from ..engine.options import RunOptions
 from ..errors import InvalidRequestBody, QlError, UpstreamTimeout
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
+from ..request_info import RequestInfo
 from ..routes import select_route
 from ..timers import deadline
 from ..trust import Trust
@@ -174,8 +175,7 @@ async def _execute(
     try:
         seconds = policy.request_timeout_ms / 1000
         async with deadline(seconds):  # one loop timer for every request's (``timers.py``)
-            result = await workspace.engine.run_compiled(
-                compiled,
+            options = RunOptions(
                 context=context,
                 request=info,
                 base_dir=base_dir,
@@ -184,6 +184,7 @@ async def _execute(
                 deadline=time.monotonic() + seconds,  # no back-off or Retry-After wait outlasts it
                 shares_answers=True,  # the result is encoded, nothing else
             )
+            result = await workspace.engine.run_compiled(compiled, options)
     except QlError as error:
         return error_response(error, workspace, diagnostics)
     except TimeoutError:

@@ -270,14 +270,17 @@ async def main(
     """Open the workspace (lazily, as ``qlgate run`` does: a table is compiled when
     first named) and run the shell on it."""
     from .. import __version__
-    from ..limits.open import host_limits_if_set
-    from ..workspace import Workspace
+    from ..jobs.factory import host_limits_if_set
+    from ..workspace import Workspace, load_config
 
-    async with await Workspace.open(tables=tables, routes=routes, config=config, lazy=True) as workspace:
-        session = Session(workspace, variables=variables)
-        shell = Shell(session, settings, interactive=interactive)
-        shell.problems()
-        with host_limits_if_set(workspace.engine):
+    loaded = load_config(config)
+    with host_limits_if_set(loaded) as limits:
+        async with await Workspace.open(
+            tables=tables, routes=routes, config=loaded, lazy=True, limits=limits
+        ) as workspace:
+            session = Session(workspace, variables=variables)
+            shell = Shell(session, settings, interactive=interactive)
+            shell.problems()
             if not interactive:
                 return await shell.piped(sys.stdin.read())
             print(f"qlgate {__version__} shell: statements end with ';'. .help for help, .quit or Ctrl-D to leave.")

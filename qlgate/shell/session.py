@@ -31,12 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..engine.options import RunOptions
 from ..lang import ast
 from ..lang.parser import parse
 from ..values import MISSING
 
 if TYPE_CHECKING:
-    from ..engine.diagnostics import Diagnostics
+    from ..diagnostics import Diagnostics
     from ..engine.engine import Compiled
     from ..workspace import Workspace
 
@@ -89,7 +90,9 @@ class Session:
         elif kept and not _worth_its_only_variable(plan.script, kept):
             gather = True
             compiled = self.engine.compile(_gathering(text, plan.script, kept), base_dir=self.base_dir)
-        result = await self.engine.run_compiled(compiled, context=dict(self.variables), base_dir=self.base_dir)
+        result = await self.engine.run_compiled(
+            compiled, RunOptions(context=dict(self.variables), base_dir=self.base_dir)
+        )
         value, assigned = _read(result.value, plan.script, kept, gather)
         self.variables.update(assigned)
         outcome = Outcome(

@@ -11,16 +11,36 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from ..lang.templates import Template
 from .markdown import doc_html
 from .model import Table
 
-if TYPE_CHECKING:  # annotations only: a route is read here, never built
+if TYPE_CHECKING:  # annotations only
     from ..config import Secrets
-    from ..routes import Route
+
+
+class Route(Protocol):
+    """What the describe pages read of a route (``qlgate.routes.Route``, a layer above
+    the tables: the routes use tables, so the tables name no route of theirs)."""
+
+    @property
+    def pattern(self) -> str: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def doc(self) -> str: ...
+    @property
+    def tables(self) -> list[str]: ...
+    @property
+    def segments(self) -> tuple[tuple[str, str], ...]: ...
+    @property
+    def query(self) -> dict[str, tuple[str, bool]]: ...
+    def match(self, path: str) -> dict[str, str] | None: ...
 
 
 def table_summary(table: Table) -> dict[str, Any]:

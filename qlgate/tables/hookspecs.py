@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol, TypeAlias, TypeVar
 
 if TYPE_CHECKING:  # types only: the engine's and the tables' modules are what this one describes
-    from ..engine.context import RequestInfo
     from ..lang.templates import Template
+    from ..request_info import RequestInfo
     from .bodies import BodyTemplate
     from .params import ParamView
     from .patches import MutableURI

@@ -22,7 +22,7 @@ from ..errors import AuthRejected, PatchError, QlError
 from .files import CodeDirs
 
 if TYPE_CHECKING:
-    from ..engine.context import RequestInfo
+    from ..request_info import RequestInfo
     from .hookspecs import Context, StatementInfo, TableInfo
     from .params import ParamView
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from .._version import __version__
 from ..errors import AuthRejected, InvalidParameter
 from ..fields import is_field_name
+from ..http.connection_headers import connection_header
 from ..lang.templates import Template, interpolate, interpolate_text
-from ..trust import connection_header
 from ..values import MISSING, to_text
 from .bodies import render_mustache
 from .call import CallHooks

@@ -18,11 +18,12 @@ from urllib.parse import urlsplit
 from qlgate.config import Config
 from qlgate.engine import statements
 from qlgate.engine.budget import Budget
-from qlgate.engine.context import RequestInfo, RunContext
+from qlgate.engine.context import RunContext
 from qlgate.http.client import HttpRequest, HttpResponse
 from qlgate.lang import ast
 from qlgate.lang.parser import parse
 from qlgate.lang.templates import Template
+from qlgate.request_info import RequestInfo
 from qlgate.tables.files import CodeDirs
 from qlgate.tables.model import Table, compile_table
 from qlgate.tables.registry import TableRegistry

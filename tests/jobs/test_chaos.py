@@ -329,7 +329,7 @@ def test_a_flood_of_submissions_meets_backpressure_and_every_accepted_job_ends(z
     (429 / QueueFull), back off with jitter, and in the end every job is accepted and done."""
     import threading
 
-    from qlgate.jobs.cli import submit_with_backoff
+    from qlgate.commands.jobs_actions import submit_with_backoff
     from qlgate.jobs.model import QueueFull
     from qlgate.jobs.zk.session import zk_client
 

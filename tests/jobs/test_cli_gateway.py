@@ -67,7 +67,7 @@ def test_the_gateway_of_QLGATE_GATEWAY_and_a_result_in_any_format(gateway):
 
 def test_the_local_default_gateway_when_one_answers_there(gateway, monkeypatch, capsys):
     from qlgate.cli import main
-    from qlgate.jobs import cli as jobs_cli
+    from qlgate.commands import jobs as jobs_cli
 
     monkeypatch.delenv("QLGATE_GATEWAY", raising=False)
     monkeypatch.setattr(jobs_cli, "DEFAULT_GATEWAY", gateway)
@@ -88,7 +88,7 @@ def test_the_environments_api_key_never_goes_to_whatever_answers_on_the_default_
     import threading
 
     from qlgate.cli import main
-    from qlgate.jobs import cli as jobs_cli
+    from qlgate.commands import jobs as jobs_cli
 
     seen: list[str | None] = []
 

@@ -23,7 +23,6 @@ from qlgate.engine.engine import Engine
 from qlgate.jobs.backend import JobBackend, JobClient
 from qlgate.jobs.local import LocalJobs
 from qlgate.jobs.model import JobError, JobNotFound, JobSpec, QueueFull
-from qlgate.jobs.rates import Rate
 from qlgate.jobs.rest_client import GatewayJobs
 from qlgate.jobs.runner import EngineRunner
 from qlgate.jobs.types import job_types
@@ -32,6 +31,7 @@ from qlgate.jobs.zk.limiter import Limiter
 from qlgate.jobs.zk.session import zk_client
 from qlgate.jobs.zk.worker import Worker
 from qlgate.limits.open import cluster_limits, host_limits
+from qlgate.limits.rate import Rate
 from tests.jobs.observer import TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,9 +87,10 @@ class ZooKeeperCluster:
     def run(self, workers: int = 2, slots: int = 4) -> None:
         for i in range(workers):
             self.limiters.append(Limiter(self.session(), name=f"l{i}").start())
-            engine = Engine(tables=self.tables, config={"base": self.base})
+            config = {"base": self.base}
             session = self.session()
-            cluster_limits(engine, session)  # every call of a run counts, cluster-wide
+            # every call of a run counts, cluster-wide
+            engine = Engine(tables=self.tables, config=config, limits=cluster_limits(config, session))
             runner = EngineRunner(engine)
             self.workers.append(Worker(session, runner, name=f"w{i}", slots=slots).start())
 
@@ -110,10 +111,11 @@ class EmbeddedBackend:
     def __init__(self, path: Path, tables: Path, base: str):
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
-        self.engine = Engine(tables=tables, config={"base": base})
         self.path = path
         self.jobs = LocalJobs(path)
-        host_limits(self.engine, path)  # every call of a run counts, on this host
+        config = {"base": base}
+        # every call of a run counts, on this host
+        self.engine = Engine(tables=tables, config=config, limits=host_limits(config, path))
         self.jobs.runner = EngineRunner(self.engine)
 
     def run(self, workers: int = 1, slots: int = 4) -> None:

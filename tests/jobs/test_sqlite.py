@@ -6,7 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 
-from qlgate.jobs.sqlite import open_database
+from qlgate.limits.stores.sqlite import open_database
 
 SCHEMA = "create table if not exists opened (pid integer);"
 

@@ -16,9 +16,9 @@ import pytest
 
 from qlgate.engine.engine import Engine
 from qlgate.jobs.local import LocalJobs
-from qlgate.jobs.rates import Rate
 from qlgate.limits import LimitExceeded
 from qlgate.limits.open import close_limits, host_limits
+from qlgate.limits.rate import Rate
 from tests.jobs.observer import TABLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,10 +46,10 @@ def records(database):
 async def engine(tmp_path, database, observer):
     (tmp_path / "tables").mkdir()
     (tmp_path / "tables" / "partner.ql").write_text(TABLES)
-    engine = Engine(tables=tmp_path / "tables", config={"base": observer.base})
-    host_limits(engine, database)
+    config = {"base": observer.base}
+    engine = Engine(tables=tmp_path / "tables", config=config, limits=host_limits(config, database))
     yield engine
-    close_limits(engine)
+    close_limits(engine.limits)
     await engine.close()
 
 
@@ -134,7 +134,7 @@ async def test_a_spent_daily_quota_fails_at_once_until_midnight(engine, records,
 
 
 async def test_a_per_second_rate_spaces_every_call(engine, records, observer):
-    from qlgate.jobs.slots import busiest_window
+    from qlgate.limits.slots import busiest_window
 
     records.set_rate("partner.a", Rate(10, "second"))
     began = time.monotonic()

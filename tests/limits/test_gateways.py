@@ -10,7 +10,7 @@ import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from qlgate.jobs.slots import busiest_window
+from qlgate.limits.slots import busiest_window
 from tests.sandbox.test_cli import stop
 from tests.server.test_jobs_api import http, serve
 from tests.server.test_jobs_api import setup as setup  # a fixture: partner tables, an embedded job database

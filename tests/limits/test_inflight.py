@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from qlgate.limits.host_store import HostLimits
 from qlgate.limits.inflight import LINGER_S, Holding, InFlight
+from qlgate.limits.stores.host import HostLimits
 
 
 class SlowStore:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from qlgate.limits.host_store import RELOAD_S
+from qlgate.limits.stores.host import RELOAD_S
 from tests.sandbox.test_cli import free_port, stop, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import logging
 import aiohttp
 import pytest
 
-from qlgate.engine.diagnostics import CallRecord, Diagnostics
+from qlgate.diagnostics import CallRecord, Diagnostics
 from qlgate.server.accesslog import upstream as _upstream
 from qlgate.server.app import build_app
 from qlgate.trust import HostAllowList, UpstreamNotAllowed

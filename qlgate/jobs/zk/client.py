@@ -14,6 +14,9 @@ from typing import Any
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, ConnectionLoss, NodeExistsError, NoNodeError, SessionExpiredError
 
+from ...limits.api_types import check_type
+from ...limits.rate import Rate
+from ...limits.stores.zk_rates import ZkTokens
 from ..archive import Archive
 from ..ids import IdAllocator
 from ..model import (
@@ -35,8 +38,6 @@ from ..model import (
     parse_queue_key,
     queue_key_types,
 )
-from ..rates import Rate
-from ..types import check_type
 from .layout import (
     Layout,
     ask_to_cancel,
@@ -50,7 +51,6 @@ from .layout import (
     parse_run_name,
     run_name,
 )
-from .rates import ZkTokens
 
 DEFAULT_MAX_QUEUE = 100_000
 EXACT_WITHIN = 64  # submissions this close to the queue bound are checked at commit

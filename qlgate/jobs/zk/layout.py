@@ -22,23 +22,13 @@ keys/<digest>                    an idempotency key's job (data: its id and when
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from kazoo.exceptions import NoNodeError
 
+from ...limits.stores.zk_nodes import decode, encode, first_failure, limit_path, limits_path
 from ..model import queue_key
-
-
-def encode(value: Any) -> bytes:
-    """ASCII-only JSON: any Unicode a record holds, a lone surrogate too, travels as an escape
-    (UTF-8 cannot encode a lone surrogate; the embedded backend stores records the same way)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=True).encode()
-
-
-def decode(data: bytes) -> Any:
-    return json.loads(data.decode()) if data else None
 
 
 def queue_entry(record: dict[str, Any], version: int) -> bytes:
@@ -203,11 +193,11 @@ class Layout:
         return f"{self.root}/limiter/running/{job_type}"
 
     @property
-    def limits(self) -> str:
-        return f"{self.root}/limits"
+    def limits(self) -> str:  # the limits' node (``qlgate/limits/stores/zk_nodes.py``), read by the limiter too
+        return limits_path(self.root)
 
     def limit(self, job_type: str) -> str:
-        return f"{self.root}/limits/{job_type}"
+        return limit_path(self.root, job_type)
 
     @property
     def ids(self) -> str:
@@ -239,12 +229,6 @@ class Layout:
             self.keys,
         ):
             client.ensure_path(path)
-
-
-def first_failure(results: list) -> Exception | None:
-    """The operation that failed a transaction (kazoo reports one result per operation;
-    the others only say they were rolled back)."""
-    return next((r for r in results if isinstance(r, Exception) and type(r).__name__ != "RolledBackError"), None)
 
 
 def commit(tx) -> None:

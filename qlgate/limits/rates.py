@@ -10,7 +10,7 @@ store: slots T = (1 + g)/N apart, each to be spent within g = 50 ms of its
 time, so no window [t, t + 1) holds more than N, and a type gets N/(1 + g),
 95% of N, at most (the arithmetic is in ``slots.py``). Slot times are the
 store's clock — ZooKeeper's, as it stamps writes, which each process bounds
-from its own writes (``zk/clock.py``) — so the wall clocks of the workers'
+from its own writes (``clock.py``) — so the wall clocks of the workers'
 hosts need not agree. While a process cannot know that clock to within the
 grace (ZooKeeper round trips over about 50 ms), it cannot spend a slot safely:
 its callers then wait, giving the slots back and leasing again with fresh
@@ -38,10 +38,10 @@ simply that long. Which date it is each process reads off its own host's wall
 clock, and hosts disagree by their skew at midnight; so that no disagreement
 hands out a day's budget twice, days only move forward in a store: a day is
 opened only if no later one has been, and the day before the newest is kept
-for hosts whose clocks lag (see ``zk/rates.py``).
+for hosts whose clocks lag (see ``stores/zk_rates.py``).
 
 Either way a process leases tokens in batches — from ZooKeeper by
-compare-and-set (``zk/rates.py``) or, for the embedded backend, from memory —
+compare-and-set (``stores/zk_rates.py``) or, for the embedded backend, from memory —
 so that no upstream call waits on ZooKeeper but the one that takes a batch for
 the calls waiting with it. A batch is sized to the calls waiting in the
 process (plus a little of its recent use), not to the rate, so an idle process
@@ -59,24 +59,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from .model import type_of_table
-from .rates_model import MAX_CALLS, PERIODS, Rate, day_before, days_to_open, time_zone
-from .slots import GRACE_NS, SECOND_NS, Slots, lease_size, reserve, spacing_ns
+from .api_types import type_of_table
+from .rate import Rate
+from .slots import GRACE_NS, SECOND_NS, Slots, lease_size, spacing_ns
 
-# the rate itself (a value, parsed from configs and HTTP bodies) lives in rates_model.py;
-# importers of Rate and day_before from here keep working
-__all__ = [
-    "MAX_CALLS",
-    "PERIODS",
-    "CallGate",
-    "MemoryTokens",
-    "QuotaSpent",
-    "Rate",
-    "TokenStore",
-    "day_before",
-    "time_zone",
-]
-
+# the name operators' log settings know it by, from before the rates moved out of qlgate/jobs/
 log = logging.getLogger("qlgate.jobs.rates")
 
 
@@ -362,56 +349,3 @@ class CallGate:
                 first[id(h.slots)] = (lease, min(index, h.index))
             for lease, index in sorted(first.values(), key=lambda f: -f[0].start):  # latest first: each may
                 self.store.return_slots(job_type, lease, index)  # make the one before the end
-
-
-class MemoryTokens:
-    """Token store of the embedded backend (one process)."""
-
-    blocks = False  # a lock held for microseconds: no thread needed
-
-    def __init__(self) -> None:
-        self.rates: dict[str, Rate] = {}
-        self._left: dict[tuple[str, str], int] = {}  # (type, day) → what is left of its budget
-        self._calendars: dict[str, str] = {}  # type → the time zone its days are dates of
-        self._next: dict[str, int] = {}  # type → its next free slot (time.monotonic_ns)
-        self._lock = threading.Lock()
-
-    def rate(self, job_type: str) -> Rate | None:
-        return self.rates.get(job_type)
-
-    def lease(self, job_type: str, rate: Rate, window: str, count: int) -> int:
-        with self._lock:
-            key = (job_type, window)
-            if key not in self._left and not self._open_day(job_type, rate, window):
-                return 0
-            got = min(self._left[key], count)
-            self._left[key] -= got
-            return got
-
-    def _open_day(self, job_type: str, rate: Rate, window: str) -> bool:
-        """ZooKeeper's rules (``days_to_open``), for gates whose clocks differ."""
-        zone = self._calendars.get(job_type)
-        gone = days_to_open({day: zone or "" for (kind, day) in self._left if kind == job_type}, rate, window)
-        if gone is None:
-            return False
-        for day in gone:
-            del self._left[(job_type, day)]
-        self._calendars[job_type] = rate.time_zone
-        self._left[(job_type, window)] = rate.calls
-        return True
-
-    def give_back(self, job_type: str, window: str, count: int) -> None:
-        with self._lock:
-            if (job_type, window) in self._left:
-                self._left[(job_type, window)] += count
-
-    def lease_slots(self, job_type: str, rate: Rate, count: int) -> Slots:
-        with self._lock:
-            slots = reserve(self._next.get(job_type, 0), time.monotonic_ns(), rate.calls, count)
-            self._next[job_type] = slots.end
-            return slots
-
-    def return_slots(self, job_type: str, slots: Slots, first_unspent: int) -> None:
-        with self._lock:
-            if self._next.get(job_type) == slots.end:
-                self._next[job_type] = slots.at(first_unspent)

@@ -15,8 +15,8 @@ import sys
 import threading
 from typing import Any
 
-from ..commands.arguments import add_workspace_options
-from .cluster import JobsCommandError, cluster_database, cluster_settings, open_archive
+from ..jobs.cluster import JobsCommandError, cluster_database, cluster_settings, open_archive
+from .arguments import add_workspace_options
 
 log = logging.getLogger("qlgate.jobs")
 
@@ -101,13 +101,13 @@ def add_limiter_arguments(parser: argparse.ArgumentParser) -> None:
 def run_worker(args: argparse.Namespace) -> int:
     import asyncio
 
+    from ..jobs.runner import EngineRunner
+    from ..jobs.zk.limiter import Limiter
+    from ..jobs.zk.session import zk_client
+    from ..jobs.zk.worker import Worker
     from ..limits.open import close_limits, cluster_limits
     from ..loop import install
     from ..workspace import Workspace, load_config
-    from .runner import EngineRunner
-    from .zk.limiter import Limiter
-    from .zk.session import zk_client
-    from .zk.worker import Worker
 
     _log_to_stderr(args.log_level)
     if args.slots < 1:
@@ -120,17 +120,18 @@ def run_worker(args: argparse.Namespace) -> int:
     install()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, name="worker-loop", daemon=True).start()
-    # jobs run under the trust they were submitted with: this config's gateway.adhoc for callers' scripts
-    workspace = asyncio.run_coroutine_threadsafe(Workspace.open(tables=args.tables, config=config), loop).result(30)
-    if workspace.emulator is not None:
-        log.warning(
-            "no eBay credentials: this worker's eBay tables use its own emulator at %s", workspace.emulator.base
-        )
     client = zk_client(args.zookeeper, timeout=args.session_timeout, retry_max_delay=settings["retryMaxDelay"])
     client.start(30)
     # the API types' limits hold for every call of every run, cluster-wide (qlgate/limits); the
     # worker gives the runner a gate of its lease: every call of a run checks it (zk/lease.py)
-    cluster_limits(workspace.engine, client, root=args.root)
+    limits = cluster_limits(config.data, client, root=args.root)
+    # jobs run under the trust they were submitted with: this config's gateway.adhoc for callers' scripts
+    opening = Workspace.open(tables=args.tables, config=config, limits=limits)
+    workspace = asyncio.run_coroutine_threadsafe(opening, loop).result(30)
+    if workspace.emulator is not None:
+        log.warning(
+            "no eBay credentials: this worker's eBay tables use its own emulator at %s", workspace.emulator.base
+        )
     archive = open_archive(cluster_database(config, args), settings)
     worker = Worker(
         client,
@@ -175,7 +176,7 @@ def run_worker(args: argparse.Namespace) -> int:
         limiter.stop(timeout=bound * 0.1)
     worker.stop(drain=True, timeout=bound * 0.8)
     # unspent call tokens and units go back for the others, if ZooKeeper answers in time
-    giving_back = threading.Thread(target=close_limits, args=(workspace.engine,), daemon=True)
+    giving_back = threading.Thread(target=close_limits, args=(limits,), daemon=True)
     giving_back.start()
     giving_back.join(bound * 0.05)
     _close_client(client, bound * 0.1)
@@ -187,9 +188,9 @@ def run_limiter(args: argparse.Namespace) -> int:
     """A dedicated limiter candidate: its decisions never wait behind job work."""
     import socket
 
+    from ..jobs.zk.limiter import Limiter
+    from ..jobs.zk.session import zk_client
     from ..workspace import load_config
-    from .zk.limiter import Limiter
-    from .zk.session import zk_client
 
     _log_to_stderr(args.log_level)
     config = load_config(args.config)

@@ -1,5 +1,5 @@
 """What a process knows of ZooKeeper's clock, so that workers on different
-hosts can share time slots (``qlgate/jobs/slots.py``) without trusting their
+hosts can share time slots (``qlgate/limits/slots.py``) without trusting their
 own wall clocks to agree.
 
 Every write is stamped by the leader with its wall clock, in whole

@@ -15,7 +15,7 @@ up again every ``RELOAD_S``), and keeps the counts beside them:
 - ``call_slots``: per-second rates, the next free slot in the host's monotonic
   clock (``CLOCK_MONOTONIC``: one clock for every process of a boot; the row
   remembers the boot, and starts afresh after a reboot). The arithmetic is the
-  job backend's (``qlgate/jobs/slots.py``).
+  job backend's (``qlgate/limits/slots.py``).
 - ``call_days``: what is left of each daily quota, by date of the rate's
   calendar, with ZooKeeper's rules (days only move forward, the day before the
   newest is kept).
@@ -35,10 +35,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..jobs.rates_model import Rate, days_to_open
-from ..jobs.slots import Slots, reserve
-from ..jobs.sqlite import open_database
-from .inflight import Holding, settle
+from ..inflight import Holding, settle
+from ..rate import Rate, days_to_open
+from ..slots import Slots, reserve
+from .sqlite import open_database
 
 RELOAD_S = 1.0  # limits and rates changed by another process are seen within this
 

@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .model import JobError
+from .errors import JobError
 
 PERIODS = ("second", "day")
 MAX_CALLS = 1_000_000_000  # a window's budget (stored as a SQLite integer and in ZooKeeper)

@@ -13,12 +13,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from qlgate.jobs.model import JobError
-from qlgate.jobs.rates import CallGate, MemoryTokens, Rate
-from qlgate.jobs.slots import GRACE_NS, busiest_window, promised_share, spacing_ns
-from qlgate.jobs.zk.clock import MS, ServerClock
-from qlgate.jobs.zk.rates import ZkTokens
 from qlgate.jobs.zk.session import zk_client
+from qlgate.limits.clock import MS, ServerClock
+from qlgate.limits.errors import JobError
+from qlgate.limits.rate import Rate
+from qlgate.limits.rates import CallGate
+from qlgate.limits.slots import GRACE_NS, busiest_window, promised_share, spacing_ns
+from qlgate.limits.stores.memory import MemoryTokens
+from qlgate.limits.stores.zk_rates import ZkTokens
 
 LA = ZoneInfo("America/Los_Angeles")
 N = 20  # calls per second in the spending tests

@@ -29,8 +29,8 @@ import uuid
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import BadVersionError, NodeExistsError, NoNodeError
 
-from ...limits.inflight import Holding, settle
-from .layout import Layout, decode, encode, first_failure
+from ..inflight import Holding, settle
+from .zk_nodes import decode, encode, first_failure, limit_path, limits_path
 
 
 class ZkUnits:
@@ -38,11 +38,11 @@ class ZkUnits:
 
     def __init__(self, client: KazooClient, *, root: str = "/qlgate"):
         self.client = client
-        self.layout = Layout(root)
+        self.root = root
         self.calls_path = f"{root}/calls"
         self.holder = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         client.ensure_path(self.calls_path)
-        client.ensure_path(self.layout.limits)
+        client.ensure_path(limits_path(self.root))
         self._limits: dict[str, int] = {}
         self._lock = threading.Lock()
         # an expired session fires the watches while it cannot read: read again, and watch
@@ -62,9 +62,9 @@ class ZkUnits:
     def _reload(self) -> None:
         try:
             limits = {}
-            for name in self.client.get_children(self.layout.limits, watch=self._changed):
+            for name in self.client.get_children(limits_path(self.root), watch=self._changed):
                 try:
-                    limits[name] = int(decode(self.client.get(self.layout.limit(name), watch=self._changed)[0]))
+                    limits[name] = int(decode(self.client.get(limit_path(self.root, name), watch=self._changed)[0]))
                 except (NoNodeError, TypeError, ValueError):
                     continue
         except Exception:  # noqa: BLE001 — the session is away: keep what we know, the next watch reloads

@@ -28,7 +28,7 @@ of its recent use), so few do.
 Which clock: the store's. In memory (one process) it is ``time.monotonic_ns``.
 In ZooKeeper it is the leader's wall clock as ZooKeeper stamps writes
 (``stat.mtime``); each process bounds its offset to it from its own writes (see
-``zk/clock.py``) and narrows its spending window by the uncertainty, so the
+``clock.py``) and narrows its spending window by the uncertainty, so the
 clocks of the workers' hosts never matter.
 """
 

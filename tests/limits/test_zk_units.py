@@ -1,10 +1,10 @@
-"""Calls in flight counted in ZooKeeper (``qlgate/jobs/zk/units.py``), on a real
+"""Calls in flight counted in ZooKeeper (``qlgate/limits/stores/zk_units.py``), on a real
 server: two sessions share a limit, say what they want, and a session that ends
 gives its units back."""
 
 from qlgate.jobs.zk.session import zk_client
-from qlgate.jobs.zk.units import ZkUnits
 from qlgate.limits.inflight import Holding
+from qlgate.limits.stores.zk_units import ZkUnits
 
 
 def session(zk_hosts):
