@@ -103,7 +103,7 @@ async def hold(port: int, head: bytes, count: int, seconds: float, pid: int) -> 
         writer.write(head)
         try:
             await asyncio.wait_for(writer.drain(), 20)
-        except (OSError, asyncio.TimeoutError):
+        except (TimeoutError, OSError):
             pass
 
     started = time.monotonic()
@@ -122,7 +122,7 @@ async def hold(port: int, head: bytes, count: int, seconds: float, pid: int) -> 
     for reader in readers:
         try:
             data = await asyncio.wait_for(reader.read(200), 0.01)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             continue
         except OSError:
             closed += 1
@@ -137,7 +137,7 @@ async def hold(port: int, head: bytes, count: int, seconds: float, pid: int) -> 
     for writer in held:
         try:
             await asyncio.wait_for(writer.wait_closed(), 1)
-        except (OSError, asyncio.TimeoutError):
+        except (TimeoutError, OSError):
             pass
     return {
         "sent_s": sent_s,

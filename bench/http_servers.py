@@ -55,7 +55,7 @@ SERVERS = ("qlgate", "uvicorn", "granian-rsgi", "granian-asgi")
 
 
 # ---------------------------------------------------------------------------- the raw apps
-async def asgi_app(scope, receive, send):  # noqa: ANN001, ANN201 - the ASGI signature
+async def asgi_app(scope, receive, send):
     if scope["type"] == "lifespan":
         while True:
             message = await receive()
@@ -88,7 +88,7 @@ async def asgi_app(scope, receive, send):  # noqa: ANN001, ANN201 - the ASGI sig
     await send({"type": "http.response.body", "body": body})
 
 
-async def rsgi_app(scope, protocol):  # noqa: ANN001, ANN201 - the RSGI signature
+async def rsgi_app(scope, protocol):
     path = scope.path
     if path == "/fixed":
         protocol.response_bytes(200, [("content-type", "application/json")], FIXED)
@@ -110,10 +110,10 @@ def serve_qlgate(port: int) -> None:
 
     logging.getLogger("qlgate.access").setLevel(logging.WARNING)  # as serve --no-access-log
 
-    async def fixed(request) -> Response:  # noqa: ANN001
+    async def fixed(request) -> Response:
         return Response(FIXED, 200, "application/json")
 
-    async def echo(request) -> Response:  # noqa: ANN001
+    async def echo(request) -> Response:
         return Response(request.body, 200, "application/octet-stream")
 
     async def main() -> None:

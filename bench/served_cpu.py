@@ -120,7 +120,7 @@ def run(args, work: Path, procs: list[subprocess.Popen]) -> None:
     results: dict[str, list[dict]] = {name: [] for name in ports}
     print(
         f"\n{args.rounds} rounds x {args.seconds} s per cell, wrk -t1 -c{args.concurrency}, every request its own "
-        "(q = \"x<N>\"), odd rounds in reverse order:",
+        '(q = "x<N>"), odd rounds in reverse order:',
         flush=True,
     )
     names = list(ports)
@@ -167,8 +167,19 @@ def run(args, work: Path, procs: list[subprocess.Popen]) -> None:
         loader.start()
         time.sleep(1)
         subprocess.run(
-            ["py-spy", "record", "--nonblocking", "-p", str(pids["qlgate"]), "-d", str(args.profile), "-f", "raw",
-             "-o", str(raw)],
+            [
+                "py-spy",
+                "record",
+                "--nonblocking",
+                "-p",
+                str(pids["qlgate"]),
+                "-d",
+                str(args.profile),
+                "-f",
+                "raw",
+                "-o",
+                str(raw),
+            ],
             capture_output=True,
             check=False,
         )

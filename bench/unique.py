@@ -74,9 +74,7 @@ def cpu_seconds(pid: int) -> float:
     return ticks / CLK_TCK
 
 
-def wrk(
-    url: str, concurrency: int, seconds: float, script: Path | None = None, extra: tuple[str, ...] = ()
-) -> dict:
+def wrk(url: str, concurrency: int, seconds: float, script: Path | None = None, extra: tuple[str, ...] = ()) -> dict:
     """``wrk -t1`` at ``url`` (with a Lua ``script``, the path is the script's)."""
     command = ["wrk", "-t", "1", "-c", str(concurrency), "-d", f"{max(1, round(seconds))}s", *extra]
     if script is not None:
