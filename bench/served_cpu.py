@@ -9,6 +9,8 @@ Cells, each one process over the same loopback upstream (``bench/upstream.py``):
   qlgate      ``qlgate serve --workers 1``: ``/q?s=select * from finditems where q = "x<N>"``
               (the ~6 KB answer decoded, selected and encoded again; a script of its own per
               request, so compiled per request too, as a caller's new script is)
+  route       the same qlgate process, a named route running the same select (``/bench/items?q=x<N>``):
+              compiled once at start-up, so what a served request costs without a compile
   lean        ``bench/lean_proxy.py``: asyncio Protocol + httptools both sides, keep-alive pool
   aiohttp     ``bench/proxy.py``: one aiohttp hop (the floor of ``bench/vs_qlio.py``), for reference
 
@@ -42,6 +44,7 @@ from unique import MARK, Load, Numbers, fmt_calls, lua, median_spread, wrk  # no
 
 TABLES = "create table finditems on select get from \"{config.base}/search?q={q}&ms=0\" resultset 'items'\n"
 SELECT = "/q?" + urllib.parse.urlencode({"s": f'select * from finditems where q = "x{MARK}"'})
+ROUTE = "return select * from finditems where q = '{q}' via route '/bench/items?q={q}' using method get;\n"
 
 
 def top_functions(raw: Path, count: int = 25) -> list[str]:
@@ -97,6 +100,7 @@ def run(args, work: Path, procs: list[subprocess.Popen]) -> None:
     (work / "tables").mkdir()
     (work / "routes").mkdir()
     (work / "tables" / "bench.ql").write_text(TABLES)
+    (work / "routes" / "items.ql").write_text(ROUTE)
     (work / "config.json").write_text(json.dumps({"base": base}))
     ports = {name: free_port() for name in ("qlgate", "lean", "aiohttp")}
     commands = {
@@ -109,12 +113,13 @@ def run(args, work: Path, procs: list[subprocess.Popen]) -> None:
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         procs.append(proc)
         pids[name] = proc.pid
-    paths = {"qlgate": SELECT, "lean": f"/?q=x{MARK}", "aiohttp": f"/?q=x{MARK}"}
+    ports["route"], pids["route"] = ports["qlgate"], pids["qlgate"]
+    paths = {"qlgate": SELECT, "route": f"/bench/items?q=x{MARK}", "lean": f"/?q=x{MARK}", "aiohttp": f"/?q=x{MARK}"}
     for name, port in ports.items():
         wait(f"http://127.0.0.1:{port}" + paths[name].replace(MARK, "0"), timeout=60)
     origin = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
 
-    load = Load(work, Numbers(), args.concurrency, base, list(pids.values()))
+    load = Load(work, Numbers(), args.concurrency, base, list(set(pids.values())))
     for name in ports:  # warm up
         load.run(origin[name], paths[name], pids[name], 1)
     results: dict[str, list[dict]] = {name: [] for name in ports}
@@ -123,7 +128,7 @@ def run(args, work: Path, procs: list[subprocess.Popen]) -> None:
         '(q = "x<N>"), odd rounds in reverse order:',
         flush=True,
     )
-    names = list(ports)
+    names = ["qlgate", "route", "lean", "aiohttp"]
     for round_no in range(args.rounds):
         for name in names if round_no % 2 == 0 else reversed(names):
             r = load.run(origin[name], paths[name], pids[name], args.seconds)
@@ -149,6 +154,8 @@ def run(args, work: Path, procs: list[subprocess.Popen]) -> None:
     print(
         f"  CPU per served select *: qlgate / lean proxy = {median_spread(ratio('qlgate', 'lean', 'cpu_us'))}  "
         "(target ≤ 3)\n"
+        f"                           qlgate route / lean proxy = {median_spread(ratio('route', 'lean', 'cpu_us'))}  "
+        "(no compile per request)\n"
         f"                           qlgate / aiohttp proxy = {median_spread(ratio('qlgate', 'aiohttp', 'cpu_us'))}\n"
         f"                           aiohttp / lean = {median_spread(ratio('aiohttp', 'lean', 'cpu_us'))}\n"
         f"  req/s: qlgate / lean = {median_spread(ratio('qlgate', 'lean', 'rps'))}"
@@ -158,34 +165,24 @@ def run(args, work: Path, procs: list[subprocess.Popen]) -> None:
         if not shutil.which("py-spy"):
             print("\n(no py-spy on PATH: no profile)")
             return
-        raw = work / "qlgate.pyspy"
-        script = work / "profile.lua"
-        script.write_text(lua(SELECT, 900_000_000))
-        loader = threading.Thread(
-            target=wrk, args=(origin["qlgate"] + "/", args.concurrency, args.profile + 2, script), daemon=True
-        )
-        loader.start()
-        time.sleep(1)
-        subprocess.run(
-            [
-                "py-spy",
-                "record",
-                "--nonblocking",
-                "-p",
-                str(pids["qlgate"]),
-                "-d",
-                str(args.profile),
-                "-f",
-                "raw",
-                "-o",
-                str(raw),
-            ],
-            capture_output=True,
-            check=False,
-        )
-        loader.join()
-        print(f"\nqlgate under the same load, py-spy record --nonblocking -d {args.profile}:")
-        print("\n".join(top_functions(raw)) if raw.exists() else "  (py-spy gave nothing: ptrace allowed?)")
+        for name in ("qlgate", "route"):
+            raw = work / f"{name}.pyspy"
+            script = work / f"profile-{name}.lua"
+            script.write_text(lua(paths[name], 900_000_000 + len(name)))
+            loader = threading.Thread(
+                target=wrk, args=(origin[name] + "/", args.concurrency, args.profile + 2, script), daemon=True
+            )
+            loader.start()
+            time.sleep(1)
+            subprocess.run(
+                ["py-spy", "record", "--nonblocking", "-p", str(pids[name]), "-d", str(args.profile), "-f", "raw",
+                 "-o", str(raw)],
+                capture_output=True,
+                check=False,
+            )  # fmt: skip
+            loader.join()
+            print(f"\n{name} ({paths[name][:40]}…) under the same load, py-spy record --nonblocking -d {args.profile}:")
+            print("\n".join(top_functions(raw)) if raw.exists() else "  (py-spy gave nothing: ptrace allowed?)")
 
 
 if __name__ == "__main__":

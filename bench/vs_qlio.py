@@ -62,6 +62,12 @@ create table details on select get from "{config.base}/details?id={id}&ms={ms}" 
 create table idlist on select get from "{config.base}/ids?n={n}&ms={ms}" using defaults ms = "0" resultset 'items'
 """
 WORKLOADS = {"a": "(a) select *", "b": "(b) 3 fields", "c": "(c) 1+10 fan-out"}
+# (a) and (c) as named routes of qlgate (compiled once at start-up; ql.io's server.js serves /q only)
+QLGATE_ROUTES = """\
+return select * from finditems where q = '{q}' via route '/bench/a?q={q}' using method get;
+return select id, title from details where id in (select id from finditems where q = '{q}') and ms = '{ms}' via route '/bench/c?q={q}&ms={ms}' using method get;
+"""
+ROUTE_PATHS = {"a": f"/bench/a?q=x{MARK}", "c": f"/bench/c?q=x{MARK}&ms=-{MARK}"}
 # the same workloads, every request its own: MARK is the request's number
 UNIQUE = {
     "a": f'select * from finditems where q = "x{MARK}"',
@@ -244,6 +250,8 @@ def run(args, scripts, peer_src: Path, peer_dir: Path, work: Path, procs: list[s
     (work / "tables").mkdir()
     (work / "routes").mkdir()
     (work / "tables" / "bench.ql").write_text(QLGATE_TABLES)
+    for n, route in enumerate(QLGATE_ROUTES.splitlines()):
+        (work / "routes" / f"bench{n}.ql").write_text(route + "\n")
     (work / "config.json").write_text(json.dumps({"base": base}))
     qlgate_port = free_port()
     qlgate = subprocess.Popen(
@@ -291,6 +299,8 @@ def run(args, scripts, peer_src: Path, peer_dir: Path, work: Path, procs: list[s
             if key == "a":
                 path = f"/?q=x{MARK}" if mode == "unique" else "/"
                 cells.append((mode, key, "proxy", f"http://127.0.0.1:{proxy_port}", path, proxy.pid))
+            if mode == "unique" and key in ROUTE_PATHS:  # for reference: no compile per request
+                cells.append((mode, key, "route", f"http://127.0.0.1:{qlgate_port}", ROUTE_PATHS[key], qlgate.pid))
 
     load = Load(work, Numbers(), args.concurrency, counting, [qlgate.pid, qlio.pid, proxy.pid])
     for _, _, _, origin, path, pid in cells:  # warm up: connections, JIT, caches
@@ -349,6 +359,15 @@ def run(args, scripts, peer_src: Path, peer_dir: Path, work: Path, procs: list[s
                 flush=True,
             )
         print("  (rps x = qlgate req/s / ql.io req/s; CPU x = ql.io CPU per request / qlgate CPU per request)")
+        for key in ROUTE_PATHS if mode == "unique" else ():
+            print(
+                f"  {WORKLOADS[key]} as a qlgate route (compiled once, each request its own): "
+                f"{med(mode, key, 'route', 'rps'):.0f} req/s, {med(mode, key, 'route', 'cpu_us'):.0f} µs CPU/req, "
+                f"calls {calls(mode, key, 'route')}; against ql.io's /q: req/s "
+                f"{median_spread(ratios(mode, key, 'route', 'ql.io', 'rps'))}, CPU "
+                f"{median_spread(ratios(mode, key, 'route', 'ql.io', 'cpu_us', invert=True))}",
+                flush=True,
+            )
         proxy_errors = sum(r["errors"] for r in results[(mode, "a", "proxy")])
         print(
             f"  (a) qlgate vs the one-hop aiohttp proxy ({mode}): qlgate {med(mode, 'a', 'qlgate', 'rps'):.0f} req/s, "
