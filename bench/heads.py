@@ -1,7 +1,7 @@
 """Heads (issue 29): what 300 clients that each send a maximum-size request head and stop
 cost a gateway process in memory, and whether it is given back once they leave.
 
-    python bench/heads.py [--connections 300] [--hold 5] [--after 3] [--config JSON]
+    python bench/heads.py [--connections 300] [--hold 5] [--after 3] [--config JSON] [--mmap-threshold BYTES]
 
 Starts ``qlgate serve --workers 1`` (an empty tables dir, config ``{}``: the default gateway
 settings, ``gateway.maxHeadBytes`` 64 MiB and ``gateway.maxConnections`` 1000, unless
@@ -21,6 +21,10 @@ the peak since start):
 Printed: the head size, how many connections the gateway held and how many it refused (a 503
 once its head budget is spent), idle / peak / after RSS, the peak over idle (target: peak
 ≤ 300 MB) and how much of the rise was given back after close.
+
+``--mmap-threshold BYTES`` starts the gateway with ``MALLOC_MMAP_THRESHOLD_`` set (glibc): a
+fixed threshold, where glibc otherwise raises it after freeing large blocks, so that later
+large buffers (heads of ~650 KB) come from the heap and stay in the process after they are freed.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -156,10 +161,12 @@ def main() -> None:
     parser.add_argument("--hold", type=float, default=5.0, help="seconds the heads are held (under 30)")
     parser.add_argument("--after", type=float, default=3.0, help="seconds after close before RSS is read again")
     parser.add_argument("--config", default="{}", help="the gateway's config, JSON (default {})")
+    parser.add_argument("--mmap-threshold", type=int, help="MALLOC_MMAP_THRESHOLD_ for the gateway (glibc)")
     args = parser.parse_args()
     print(
         f"command: python bench/heads.py --connections {args.connections} --hold {args.hold} --after {args.after}"
-        + (f" --config '{args.config}'" if args.config != "{}" else ""),
+        + (f" --config '{args.config}'" if args.config != "{}" else "")
+        + (f" --mmap-threshold {args.mmap_threshold}" if args.mmap_threshold else ""),
         flush=True,
     )
     config = json.loads(args.config)
@@ -183,6 +190,7 @@ def main() -> None:
             serve_command(port, work / "config.json", tables=work / "tables", extra=("--no-access-log",)),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env=dict(os.environ, MALLOC_MMAP_THRESHOLD_=str(args.mmap_threshold)) if args.mmap_threshold else None,
         )
         procs.append(gateway)
         wait(f"http://127.0.0.1:{port}/health", timeout=60)

@@ -10,22 +10,31 @@ Endpoints, the same bytes from every server:
 
 Servers (each one process, access log off, load from ``wrk -t1 -c50``):
 
-  qlgate        ``qlgate.server.server.Server`` over ``build_app(Engine(tables=<empty dir>,
-                config={}))`` (what ``qlgate serve`` runs, uvloop, its heap settled as serve
-                does), the two endpoints added to its router: each request goes the whole way a
-                gateway request goes — connection (httptools), pipeline (caller check, request
-                id, answer shaping), router, handler — so this is the price of our own server
-                as the gateway uses it, not of a bare protocol
-  uvicorn       ``uvicorn`` with ``http="httptools"``, ``loop="uvloop"`` and a raw ASGI app (no
-                framework): a path compare, then the bytes
-  granian-rsgi  granian (``--interface rsgi``, 1 worker, 1 runtime thread, uvloop), raw RSGI app
-  granian-asgi  granian (``--interface asgi``), the same raw ASGI app as uvicorn
+  qlgate            ``qlgate.server.server.Server`` over ``build_app(Engine(tables=<empty dir>,
+                    config={}))`` (what ``qlgate serve`` runs, uvloop, its heap settled as serve
+                    does), the two endpoints added to its router: each request goes the whole way a
+                    gateway request goes — connection (httptools), pipeline (caller check, request
+                    id, answer shaping), router, handler
+  qlgate-bare       the same server with the pipeline taken out (``connection.answer`` replaced,
+                    in that process only, by a function that answers the two paths): qlgate's own
+                    connection alone, to weigh against the raw apps below
+  uvicorn           ``uvicorn`` with ``http="httptools"``, ``loop="uvloop"`` and a raw ASGI app (no
+                    framework): a path compare, then the bytes
+  uvicorn-pipeline  uvicorn (the same settings) under qlgate's pipeline: a thin ASGI adapter makes a
+                    ``Request`` of the scope and sends what ``pipeline.answer`` gives — what the
+                    gateway would cost if uvicorn served it, to weigh against ``qlgate``
+  granian-rsgi      granian (``--interface rsgi``, 1 worker, 1 runtime thread, uvloop), raw RSGI app
+  granian-asgi      granian (``--interface asgi``), the same raw ASGI app as uvicorn
+
+Granian does its I/O on a Rust thread beside the Python one, so its req/s may use more than one
+core: CPU per request is the figure to compare. Raw servers are weighed against qlgate-bare,
+uvicorn-pipeline against qlgate.
 
 For reference, qlgate also serves its own ``GET /health`` and ``/q?s=return 1;`` (the full
 ``/q`` path: script compiled once and cached, run, answer encoded). Each cell: req/s and CPU µs
 per request of the serving process and its children (utime + stime, ``/proc/PID/stat``);
 medians over the rounds (odd rounds in reverse order) and, per round, each server's CPU per
-request divided by qlgate's: median (min–max).
+request divided by its baseline's (``BASELINE``): median (min–max).
 
 ``python bench/http_servers.py serve NAME PORT`` runs one of the servers (what the bench starts).
 """
@@ -51,7 +60,10 @@ from unique import cpu_seconds, median_spread, wrk  # noqa: E402
 
 FIXED = b'{"status":"ok"}'
 BODY_BYTES = 1024
-SERVERS = ("qlgate", "uvicorn", "granian-rsgi", "granian-asgi")
+SERVERS = ("qlgate", "qlgate-bare", "uvicorn", "uvicorn-pipeline", "granian-rsgi", "granian-asgi")
+# what each is weighed against: like against like
+BASELINE = {"uvicorn": "qlgate-bare", "granian-rsgi": "qlgate-bare", "granian-asgi": "qlgate-bare",
+            "uvicorn-pipeline": "qlgate", "qlgate": "qlgate-bare"}  # fmt: skip
 
 
 # ---------------------------------------------------------------------------- the raw apps
@@ -98,15 +110,13 @@ async def rsgi_app(scope, protocol):
         protocol.response_bytes(404, [("content-type", "text/plain")], b"")
 
 
-def serve_qlgate(port: int) -> None:
+def qlgate_gateway():
+    """The gateway of the qlgate cells: no tables, config {}, the two endpoints on its router."""
     import logging
 
     from qlgate.engine.engine import Engine
-    from qlgate.loop import run
     from qlgate.server.app import build_app
     from qlgate.server.response import Response
-    from qlgate.server.server import Server
-    from qlgate.server.startup import settle_heap
 
     logging.getLogger("qlgate.access").setLevel(logging.WARNING)  # as serve --no-access-log
 
@@ -116,27 +126,82 @@ def serve_qlgate(port: int) -> None:
     async def echo(request) -> Response:
         return Response(request.body, 200, "application/octet-stream")
 
+    tables = tempfile.mkdtemp(prefix="qlgate-http-servers-tables-")
+    gateway = build_app(Engine(tables=tables, config={}))
+    shutil.rmtree(tables, ignore_errors=True)  # read already
+    gateway.router.add("GET", "/fixed", fixed)
+    gateway.router.add("POST", "/echo", echo)
+    return gateway
+
+
+_PIPELINE_GATEWAY = None
+
+
+async def asgi_pipeline(scope, receive, send):
+    """ASGI to qlgate's pipeline: the scope as a ``Request``, ``pipeline.answer``'s response sent."""
+    global _PIPELINE_GATEWAY
+    if scope["type"] != "http":
+        return await asgi_app(scope, receive, send)
+    from qlgate.server.pipeline import answer
+    from qlgate.server.request import MultiMap, Request
+
+    if _PIPELINE_GATEWAY is None:
+        _PIPELINE_GATEWAY = qlgate_gateway()
+    body, more = b"", True
+    while more:
+        message = await receive()
+        body += message.get("body", b"")
+        more = message.get("more_body", False)
+    headers = MultiMap([(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"]], fold=True)
+    target = scope["raw_path"].decode("latin-1")
+    if scope["query_string"]:
+        target += "?" + scope["query_string"].decode("latin-1")
+    client = scope.get("client")
+    request = Request(
+        _PIPELINE_GATEWAY, scope["method"], target, headers, client[0] if client else None, body, bool(body)
+    )
+    response = await answer(request)
+    fields = [(n.encode("latin-1"), v.encode("latin-1")) for n, v in response.headers.items()]
+    fields.append((b"content-length", str(len(response.body)).encode()))
+    await send({"type": "http.response.start", "status": response.status, "headers": fields})
+    await send({"type": "http.response.body", "body": response.body})
+
+
+def serve_qlgate(port: int, bare: bool) -> None:
+    from qlgate.loop import run
+    from qlgate.server import connection
+    from qlgate.server.response import Response
+    from qlgate.server.server import Server
+    from qlgate.server.startup import settle_heap
+
+    if bare:
+
+        async def answer(request) -> Response:
+            if request.target == "/fixed":
+                return Response(FIXED, 200, "application/json")
+            if request.target == "/echo":
+                return Response(request.body, 200, "application/octet-stream")
+            return Response(b"", 404, "text/plain")
+
+        connection.answer = answer  # the connection module's name for pipeline.answer
+
     async def main() -> None:
-        with tempfile.TemporaryDirectory() as tables:
-            gateway = build_app(Engine(tables=tables, config={}))
-            gateway.router.add("GET", "/fixed", fixed)
-            gateway.router.add("POST", "/echo", echo)
-            server = Server(gateway)
-            await server.listen("127.0.0.1", port)
-            settle_heap()
-            await asyncio.Event().wait()
+        server = Server(qlgate_gateway())
+        await server.listen("127.0.0.1", port)
+        settle_heap()
+        await asyncio.Event().wait()
 
     run(main())
 
 
 def serve(name: str, port: int) -> None:
-    if name == "qlgate":
-        serve_qlgate(port)
-    elif name == "uvicorn":
+    if name in ("qlgate", "qlgate-bare"):
+        serve_qlgate(port, bare=name == "qlgate-bare")
+    elif name in ("uvicorn", "uvicorn-pipeline"):
         import uvicorn
 
         uvicorn.run(
-            asgi_app,
+            asgi_app if name == "uvicorn" else asgi_pipeline,
             host="127.0.0.1",
             port=port,
             http="httptools",
@@ -145,6 +210,7 @@ def serve(name: str, port: int) -> None:
             access_log=False,
             log_level="warning",
             ws="none",
+            server_header=name == "uvicorn",  # qlgate's pipeline sets its own Server header
         )
     else:
         raise SystemExit(f"no server {name!r} to run in-process")
@@ -246,13 +312,13 @@ def run(args, servers: list[str], work: Path, procs: list[subprocess.Popen]) -> 
             r = load(*cell, args.seconds)
             results[cell[:2]].append(r)
             print(
-                f"  round {round_no + 1}  {cell[0]:16} {cell[1]:13} {r['rps']:8.0f} req/s  {r['cpu_us']:6.1f} µs CPU/req"
+                f"  round {round_no + 1}  {cell[0]:16} {cell[1]:16} {r['rps']:8.0f} req/s  {r['cpu_us']:6.1f} µs CPU/req"
                 + (f"  ERRORS {r['errors']}" if r["errors"] else ""),
                 flush=True,
             )
 
     print(
-        f"\nmedians over {args.rounds} rounds; 'CPU vs qlgate' = that server's CPU per request / qlgate's, "
+        f"\nmedians over {args.rounds} rounds; 'CPU / X's' = that server's CPU per request / X's, "
         "per round, median (min–max):"
     )
     for endpoint in dict.fromkeys(cell[0] for cell in cells):
@@ -261,14 +327,15 @@ def run(args, servers: list[str], work: Path, procs: list[subprocess.Popen]) -> 
             if not rs:
                 continue
             line = (
-                f"  {endpoint:16} {name:13} {statistics.median(r['rps'] for r in rs):8.0f} req/s  "
+                f"  {endpoint:16} {name:16} {statistics.median(r['rps'] for r in rs):8.0f} req/s  "
                 f"{statistics.median(r['cpu_us'] for r in rs):6.1f} µs CPU/req"
             )
-            base = results.get((endpoint, "qlgate"))
-            if name != "qlgate" and base:
+            other = BASELINE.get(name)
+            base = results.get((endpoint, other))
+            if base:
                 line += (
-                    f"   CPU vs qlgate {median_spread([r['cpu_us'] / b['cpu_us'] for r, b in zip(rs, base)])}"
-                    f"   req/s vs qlgate {median_spread([r['rps'] / b['rps'] for r, b in zip(rs, base)])}"
+                    f"   CPU / {other}'s {median_spread([r['cpu_us'] / b['cpu_us'] for r, b in zip(rs, base)])}"
+                    f"   req/s / {other}'s {median_spread([r['rps'] / b['rps'] for r, b in zip(rs, base)])}"
                 )
             print(line, flush=True)
 
