@@ -24,7 +24,9 @@ Workloads (the peer's ``workloads.py``), each request numbered by a wrk Lua scri
 timing, both forms of each workload are checked to give the same rows on both sides. Each cell:
 req/s, CPU µs per request of the serving process (utime + stime, ``/proc/PID/stat``), upstream
 calls per answered request; ratios per round, median (min–max) over the rounds. ``--shared``
-adds the repeated-request cells (the same request over and over), labelled shared.
+adds the repeated-request cells (the same request over and over), labelled shared. For
+reference, (a) and (c) also run as qlgate named routes (compiled once at start-up; a new ``/q``
+script is compiled per request, as Hive Gateway parses and validates each new query).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ sys.path.insert(0, str(HERE))
 
 from gateway import free_port, serve_command, stop_all, wait  # noqa: E402
 from unique import MARK, Load, Numbers, fmt_calls, median_spread  # noqa: E402
-from vs_qlio import QLGATE_TABLES  # noqa: E402
+from vs_qlio import QLGATE_ROUTES, QLGATE_TABLES, ROUTE_PATHS  # noqa: E402
 
 WORKLOADS = {"a": "(a) select *", "c": "(c) 1+10 fan-out"}
 # the link with an ms argument passed on to the details operation
@@ -168,6 +170,8 @@ def run(args, wl, peer_src: Path, peer_dir: Path, work: Path, procs: list[subpro
     (work / "tables").mkdir()
     (work / "routes").mkdir()
     (work / "tables" / "bench.ql").write_text(QLGATE_TABLES)
+    for n, route in enumerate(QLGATE_ROUTES.splitlines()):
+        (work / "routes" / f"bench{n}.ql").write_text(route + "\n")
     (work / "config.json").write_text(f'{{"base": "{base}"}}')
     qlgate_port = free_port()
     qlgate = subprocess.Popen(
@@ -203,6 +207,8 @@ def run(args, wl, peer_src: Path, peer_dir: Path, work: Path, procs: list[subpro
         for key in WORKLOADS
         for server in servers
     ]
+    for key in WORKLOADS:  # for reference: qlgate's named routes, compiled once, each request its own
+        cells.append(("unique", key, "route", f"http://127.0.0.1:{qlgate_port}", ROUTE_PATHS[key], qlgate.pid))
     load = Load(work, Numbers(), args.concurrency, base, [qlgate.pid, mesh.pid])
     for _, _, _, origin, path, pid in cells:  # warm up: connections, V8's JIT, caches
         load.run(origin, path, pid, args.warmup)
@@ -257,6 +263,17 @@ def run(args, wl, peer_src: Path, peer_dir: Path, work: Path, procs: list[subpro
                 flush=True,
             )
         print("  (rps x = qlgate req/s / mesh req/s; CPU x = mesh CPU per request / qlgate CPU per request)")
+        for key in WORKLOADS if mode == "unique" else ():
+            route = results[(mode, key, "route")]
+            mesh_runs = results[(mode, key, "mesh")]
+            print(
+                f"  {WORKLOADS[key]} as a qlgate route (compiled once, each request its own): "
+                f"{med(mode, key, 'route', 'rps'):.0f} req/s, {med(mode, key, 'route', 'cpu_us'):.0f} µs CPU/req, "
+                f"calls {fmt_calls(med(mode, key, 'route', 'calls'))}; against mesh: req/s "
+                f"{median_spread([r['rps'] / m['rps'] for r, m in zip(route, mesh_runs)])}, CPU "
+                f"{median_spread([m['cpu_us'] / r['cpu_us'] for r, m in zip(route, mesh_runs)])}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
