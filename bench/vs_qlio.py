@@ -53,7 +53,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from gateway import free_port, serve_command, stop_all, wait  # noqa: E402
-from unique import MARK, Load, Numbers, fmt_calls, median_spread  # noqa: E402
+from unique import MARK, Load, Numbers, cpu_seconds, fmt_calls, median_spread  # noqa: E402
 
 # The peer's three tables (shared/peers/qlio/tables) in qlgate's syntax, the base from config.
 QLGATE_TABLES = """\
@@ -74,7 +74,6 @@ UNIQUE = {
     "b": f'select id, title, price.value from finditems where q = "x{MARK}"',
     "c": f'select id, title from details where id in (select id from finditems where q = "x{MARK}") and ms = "-{MARK}"',
 }
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 _UNIT_S = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}
 
 
@@ -83,38 +82,6 @@ def load_scripts(peer_src: Path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def descendants(pid: int) -> list[int]:
-    """``pid`` and every live process below it."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
-            children.setdefault(ppid, []).append(int(entry))
-    found, todo = [], [pid]
-    while todo:
-        current = todo.pop()
-        found.append(current)
-        todo.extend(children.get(current, ()))
-    return found
-
-
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of ``pid`` and its live descendants, in seconds."""
-    ticks = 0
-    for p in descendants(pid):
-        try:
-            stat = Path(f"/proc/{p}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        ticks += int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5): utime, stime
-    return ticks / CLK_TCK
 
 
 def wrk(url: str, concurrency: int, seconds: int) -> dict:
