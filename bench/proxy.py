@@ -1,4 +1,5 @@
-"""The one-hop floor: a minimal aiohttp proxy that forwards GET / to one URL.
+"""The one-hop floor: a minimal aiohttp proxy that forwards GET / to one URL; a query
+string of its own (``GET /?q=x7``) replaces the URL's, so each request can be its own.
 
 python bench/proxy.py PORT UPSTREAM_URL
 """
@@ -11,9 +12,11 @@ from aiohttp import web
 
 async def make_app(upstream: str) -> web.Application:
     session = aiohttp.ClientSession()
+    prefix = upstream.split("?", 1)[0] + "?"
 
     async def forward(request: web.Request) -> web.Response:
-        async with session.get(upstream) as resp:
+        query = request.query_string
+        async with session.get(prefix + query if query else upstream) as resp:
             return web.Response(body=await resp.read(), content_type="application/json")
 
     async def close(_: web.Application) -> None:

@@ -4,7 +4,10 @@ bare asyncio protocol speaking keep-alive HTTP/1.1.
 
 ``GET /fast`` answers at once, ``/search`` with ~6 KB of JSON (ten listings),
 ``/details`` with one small object; ``?ms=N`` delays any answer by N milliseconds
-(a timer, not a sleeping task; ``/slow`` defaults to 20). Prints its port on stdout.
+(a timer, not a sleeping task; ``/slow`` defaults to 20; a negative ``ms`` is no
+delay, so ``ms=-N`` makes a request unique without slowing it). ``GET /count``
+answers how many requests it has read so far (``/count`` itself not counted):
+benches print upstream calls per answered request with it. Prints its port on stdout.
 
     python bench/upstream.py [--precise] [--tls CERT_CHAIN KEY]
 
@@ -85,6 +88,7 @@ class Due:
 
 
 DUE: Due | None = None  # set by --precise
+SERVED = 0  # requests read, /count excepted
 
 
 class Upstream(asyncio.Protocol):
@@ -94,10 +98,15 @@ class Upstream(asyncio.Protocol):
         self.loop = asyncio.get_running_loop()
 
     def data_received(self, data: bytes) -> None:
+        global SERVED
         self.buffer += data
         while b"\r\n\r\n" in self.buffer:
             head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
             target = head.split(b" ", 2)[1] if head.count(b" ") >= 2 else b"/"
+            if target.startswith(b"/count"):
+                self.transport.write(_response(str(SERVED).encode()))
+                continue
+            SERVED += 1
             body = (
                 RESPONSE
                 if target.startswith((b"/fast", b"/slow"))
