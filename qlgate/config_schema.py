@@ -92,7 +92,7 @@ KEYS: tuple[Key, ...] = (
     _k("gateway.requestTimeoutMs", "integer", 60_000, "Total time one request may take, in ms.", 30000, minimum=1),
     _k("gateway.maxConnections", "integer", 1000, "Client connections one gateway process holds at once; more get a 503.", 5000, minimum=1),
     _k("gateway.maxHeadBytes", "integer", 67_108_864, "Bytes of request heads one process reads at once, over all connections; more get a 503.", 16777216, minimum=65536),
-    _k("gateway.maxRequestBytes", "integer", 268_435_456, "Bytes of upstream answers one request may hold at once; more is a typed error.", 67108864, minimum=1),
+    _k("gateway.maxRequestBytes", "integer", 67_108_864, "Bytes of upstream answers one gateway request may read over all its calls; more is a 400 RequestBytesExceeded.", 268435456, minimum=1),
     _k("gateway.jsonp", "boolean", False, "Answer `?callback=fn` on reads (JSONP).", True),
     _k("gateway.adhoc", "object", {}, "Callers' own scripts (`/q`, `POST /jobs`)."),
     _k("gateway.adhoc.enabled", "boolean", True, "Accept callers' scripts at all.", False),

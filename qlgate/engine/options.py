@@ -39,6 +39,9 @@ class RunOptions:
     # each (only where the script hands no value to deployer code: ``Compiled.shareable``);
     # the default gives each run values of its own
     shares_answers: bool = False
+    # bytes of upstream answers the run may read over all its calls (a gateway request's
+    # ``gateway.maxRequestBytes``); None: each answer's own cap only
+    max_answer_bytes: int | None = None
 
     def but(self, **changes: Any) -> RunOptions:
         """These options with ``changes`` (names of the fields above; a wrong one is a TypeError)."""

@@ -26,7 +26,8 @@ from ..cache.keys import IDEMPOTENT
 from ..cache.responses import CachePlan, ResponseCache
 from ..config import Secrets
 from ..diagnostics import CallRecord, Diagnostics
-from ..errors import QlError, UpstreamTimeout, UpstreamUnavailable
+from ..errors import QlError, RequestBytesExceeded, UpstreamTimeout, UpstreamUnavailable
+from ..http.budget import AnswerBudget
 from ..http.client import HttpClient, HttpRequest, HttpResponse
 from ..limits.gate import CallLimits
 from .backoff import NO_DELAYS, BackoffBoard, Delays, failed_status, retry_after_seconds
@@ -36,6 +37,7 @@ from .options import DEFAULT, RunOptions
 class Sender:
     __slots__ = (
         "_inflight",
+        "answer_budget",
         "backoff",
         "cache",
         "call_deadline",
@@ -86,6 +88,9 @@ class Sender:
         self.patient = options.patient  # a job's run: its calls wait for limits as long as the run may last
         # (table, URL) → the API types a call counts against, when not its table's (a caller's own table)
         self.limit_types = limit_types
+        # what the run's answers may come to, over all its calls (charged as they arrive)
+        limit = options.max_answer_bytes
+        self.answer_budget = AnswerBudget(limit) if limit is not None else None
         self._inflight: dict[str | tuple, asyncio.Future] = {}
 
     async def send(
@@ -147,6 +152,12 @@ class Sender:
         response, source = await cache.fetch(plan, request.method, send)
         if source == "sent":
             return response
+        budget = self.answer_budget
+        if budget is not None and not budget.take(len(response.body)):
+            raise RequestBytesExceeded(  # an answer this run did not read off the wire counts too
+                f"the request's upstream answers came to more than {budget.limit:,} bytes "
+                f"(gateway.maxRequestBytes), with {request.method.upper()} {self.secrets.mask(request.url)}"
+            )
         if check is not None and (response.redirects or response.url != request.url):
             for url in (*response.redirects, response.url):  # where the shared answer came from
                 check(url)
@@ -168,6 +179,7 @@ class Sender:
     async def _send_recorded(self, request: HttpRequest, table: str, delays: Delays = NO_DELAYS) -> HttpResponse:
         if self.upstream_check is not None:
             request.check_url = self.upstream_check
+        request.budget = self.answer_budget
         waited = self._back_off_wait(request, table, delays)
         if waited:
             await asyncio.sleep(waited)

@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..cache.keys import IDEMPOTENT, PROCESS_KEY, StatementKeys, caller_credentials, credential_stand_in, hook_key
 from ..cache.responses import CachePlan
-from ..errors import FanOutLimit, QlError, UpstreamError, UpstreamThrottled
+from ..errors import (
+    FanOutLimit,
+    QlError,
+    RequestBytesExceeded,
+    ScriptBudgetExceeded,
+    UpstreamError,
+    UpstreamThrottled,
+)
 from ..oauth.rejection import TokenRejected, token_rejected
 from ..tables.call import CallHooks, mapping_for
 from ..tables.model import Table
@@ -44,6 +51,10 @@ def _may_want_tokens(mapping: Any) -> bool:
     """Could a call of ``mapping`` ask for an OAuth2 token: ``using auth``, an ``auth
     using`` module or a patch (``ctx.access_token``)? Most cannot, and get no token source."""
     return mapping.credential is not None or mapping.patch is not None or mapping.auth is not None
+
+
+# failures that end the whole statement, whatever the other requests of a fan-out did
+RUN_BOUNDS = (RequestBytesExceeded, ScriptBudgetExceeded)
 
 
 class TableCall:
@@ -136,7 +147,8 @@ class TableCall:
         outcomes = await asyncio.gather(*(self._one(uri, forked) for uri, forked in each), return_exceptions=True)
         failures = [o for o in outcomes if isinstance(o, BaseException)]
         for failure in failures:
-            if not isinstance(failure, (QlError, asyncio.CancelledError)):
+            # a bug, or a bound of the whole run (its answer bytes, its work): never a partial result
+            if not isinstance(failure, (QlError, asyncio.CancelledError)) or isinstance(failure, RUN_BOUNDS):
                 raise failure
         if failures and len(failures) == len(outcomes):
             raise failures[0]

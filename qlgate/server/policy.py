@@ -6,7 +6,7 @@
       "requestTimeoutMs": 60000,      total time of one request
       "maxConnections": 1000,         client connections one process holds at once
       "maxHeadBytes": 67108864,       bytes of request heads one process reads at once
-      "maxRequestBytes": 268435456,   bytes of upstream answers one request holds at once
+      "maxRequestBytes": 67108864,    bytes of upstream answers one request may read
       "jsonp": false,                 answer ?callback=fn (reads only)
       "adhoc": {
         "enabled": true,              accept callers' scripts at all (/q and POST /jobs)
@@ -35,7 +35,7 @@ class GatewayPolicy:
     request_timeout_ms: int = 60_000
     max_connections: int = 1000
     max_head_bytes: int = 64 * 1024 * 1024
-    max_request_bytes: int = 256 * 1024 * 1024
+    max_request_bytes: int = 64 * 1024 * 1024
     adhoc_enabled: bool = True  # callers' scripts (/q, POST /jobs)
     q_endpoint: bool = True  # serve /q (``serve --disable-q`` turns off the endpoint only)
     jsonp: bool = False

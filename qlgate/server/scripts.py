@@ -183,6 +183,7 @@ async def _execute(
                 values_only=values_only,
                 deadline=time.monotonic() + seconds,  # no back-off or Retry-After wait outlasts it
                 shares_answers=True,  # the result is encoded, nothing else
+                max_answer_bytes=policy.max_request_bytes,
             )
             result = await workspace.engine.run_compiled(compiled, options)
     except QlError as error:
