@@ -46,8 +46,8 @@ sys.path.insert(0, str(HERE))
 
 from gateway import free_port, serve_command, stop_all, wait  # noqa: E402
 
-from qlgate.server.reader import MAX_FIELD_BYTES, MAX_HEADER_BYTES  # noqa: E402
 from qlgate.server.policy import GatewayPolicy  # noqa: E402
+from qlgate.server.reader import MAX_FIELD_BYTES, MAX_HEADER_BYTES  # noqa: E402
 
 MB = 1024 * 1024
 
