@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import statistics
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -155,3 +157,11 @@ def median_spread(values: list[float]) -> str:
 
 def fmt_calls(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
+
+
+def machine_with_node() -> None:
+    """Stop unless wrk and node are on PATH (the peers run on Node); print the machine."""
+    if not shutil.which("wrk") or not shutil.which("node"):
+        raise SystemExit("needs wrk and node on PATH")
+    node_version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"machine: {os.cpu_count()} CPUs, node {node_version}, python {sys.version.split()[0]}", flush=True)

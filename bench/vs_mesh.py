@@ -49,7 +49,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from gateway import free_port, serve_command, stop_all, wait  # noqa: E402
-from unique import MARK, Load, Numbers, fmt_calls, median_spread  # noqa: E402
+from unique import MARK, Load, Numbers, fmt_calls, machine_with_node, median_spread  # noqa: E402
 from vs_qlio import QLGATE_ROUTES, QLGATE_TABLES, ROUTE_PATHS  # noqa: E402
 
 WORKLOADS = {"a": "(a) select *", "c": "(c) 1+10 fan-out"}
@@ -134,10 +134,7 @@ def main() -> None:
         + (f" --peer-dir {args.peer_dir}" if args.peer_dir else ""),
         flush=True,
     )
-    if not shutil.which("wrk") or not shutil.which("node"):
-        raise SystemExit("needs wrk and node on PATH")
-    node_version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
-    print(f"machine: {os.cpu_count()} CPUs, node {node_version}, python {sys.version.split()[0]}", flush=True)
+    machine_with_node()
     peer_src = args.peer_src.resolve()
     work = Path(tempfile.mkdtemp(prefix="qlgate-vs-mesh-"))
     peer_dir = args.peer_dir.resolve() if args.peer_dir else work / "peer"

@@ -36,8 +36,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -53,7 +51,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from gateway import free_port, serve_command, stop_all, wait  # noqa: E402
-from unique import MARK, Load, Numbers, cpu_seconds, fmt_calls, median_spread  # noqa: E402
+from unique import MARK, Load, Numbers, cpu_seconds, fmt_calls, machine_with_node, median_spread, wrk  # noqa: E402
 
 # The peer's three tables (shared/peers/qlio/tables) in qlgate's syntax, the base from config.
 QLGATE_TABLES = """\
@@ -74,7 +72,6 @@ UNIQUE = {
     "b": f'select id, title, price.value from finditems where q = "x{MARK}"',
     "c": f'select id, title from details where id in (select id from finditems where q = "x{MARK}") and ms = "-{MARK}"',
 }
-_UNIT_S = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}
 
 
 def load_scripts(peer_src: Path):
@@ -82,23 +79,6 @@ def load_scripts(peer_src: Path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def wrk(url: str, concurrency: int, seconds: int) -> dict:
-    out = subprocess.run(
-        ["wrk", "-t", "1", "-c", str(concurrency), "-d", f"{seconds}s", url],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    count, duration, unit = re.search(r"(\d+) requests in ([\d.]+)(us|ms|s|m)\b", out).groups()
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    return {
-        "requests": int(count),
-        "seconds": float(duration) * _UNIT_S[unit],
-        "errors": (int(bad.group(1)) if bad else 0) + (sum(map(int, socket_errors.groups())) if socket_errors else 0),
-    }
 
 
 def measure(url: str, pid: int, concurrency: int, seconds: int) -> dict:
@@ -150,10 +130,7 @@ def main() -> None:
         + (f" --peer-dir {args.peer_dir}" if args.peer_dir else ""),
         flush=True,
     )
-    if not shutil.which("wrk") or not shutil.which("node"):
-        raise SystemExit("needs wrk and node on PATH")
-    node_version = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
-    print(f"machine: {os.cpu_count()} CPUs, node {node_version}, python {sys.version.split()[0]}", flush=True)
+    machine_with_node()
     peer_src = args.peer_src.resolve()
     scripts = load_scripts(peer_src)
     work = Path(tempfile.mkdtemp(prefix="qlgate-vs-qlio-"))
