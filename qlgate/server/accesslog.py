@@ -20,6 +20,7 @@ from ..values import dump_json
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostics
     from .gateway import Gateway
+    from .logsink import LogSink
     from .request import Request
 
 access_log = logging.getLogger("qlgate.access")
@@ -44,10 +45,7 @@ def write(gateway: Gateway, request: Request, status: int, started: float) -> No
             **upstream(request.calls),
         }
     )
-    if sink is not None:
-        sink.write(line)
-    else:
-        access_log.info(line)
+    _emit(sink, line)
 
 
 def write_unanswered(
@@ -73,6 +71,10 @@ def write_unanswered(
             "error": problem,
         }
     )
+    _emit(sink, line)
+
+
+def _emit(sink: LogSink | None, line: str) -> None:
     if sink is not None:
         sink.write(line)
     else:

@@ -40,7 +40,7 @@ from .limits import IDLE_TIMEOUT_S, LINGER_BYTES, LINGER_S, READ_TIMEOUT_S, Conn
 from .pipeline import answer
 from .reader import RequestReader, Stop
 from .request import Request
-from .response import BadHeader, Response, encode, error_response, json_response
+from .response import BadHeader, Response, encode, json_response, problem_response
 
 if TYPE_CHECKING:
     from .server import Server
@@ -301,7 +301,7 @@ class Connection(asyncio.Protocol):
             accesslog.write_unanswered(self.gateway, 408, self.remote, problem, method)
             self.stopped = True
             reader.forget()
-            self.transport.write(encode(error_response(problem, status=408), False, False, "1.1"))
+            self.transport.write(encode(problem_response(problem, status=408), False, False, "1.1"))
             self._close_after_answers()
             return
         self.abort()

@@ -14,7 +14,7 @@ import httptools
 
 from . import accesslog
 from .request import MultiMap, Request
-from .response import Response, error_response
+from .response import Response, problem_response
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -105,7 +105,7 @@ class RequestReader:
     def malformed(self, problem: str, status: int = 400) -> Response:
         """The answer to a request that cannot be read (and its access-log line)."""
         accesslog.write_unanswered(self.gateway, status, self.connection.remote, problem)
-        response = error_response(problem, status)
+        response = problem_response(problem, status)
         if status == 503:
             response.headers["Retry-After"] = "1"
         return response
@@ -165,7 +165,7 @@ class RequestReader:
         if expect is not None and self.version == "1.1":
             if expect.lower() != "100-continue":
                 problem = f"Expect: {expect[:60]} is not understood; the gateway knows 100-continue"
-                self._refuse(request, error_response(problem, status=417))
+                self._refuse(request, problem_response(problem, status=417))
             self.connection.continue_owed()
 
     def on_body(self, body: bytes) -> None:
@@ -227,7 +227,7 @@ def _origin_form(target: str) -> str | None:
 
 
 def _too_large(limit: int) -> Response:
-    response = error_response(f"request body is over the {limit}-byte limit (gateway.maxBodyBytes)", status=413)
+    response = problem_response(f"request body is over the {limit}-byte limit (gateway.maxBodyBytes)", status=413)
     response.close = True
     return response
 

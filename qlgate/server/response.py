@@ -156,7 +156,7 @@ def json_response(
     return response
 
 
-def error_response(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
+def problem_response(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
     """``{"err": message}`` in the one shape, for what the gateway itself refuses."""
     return json_response({"err": message}, status=status, headers=headers)
 

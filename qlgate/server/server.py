@@ -25,7 +25,7 @@ from .connection import Connection
 from .gateway import Gateway
 from .limits import HeadBudget
 from .reader import MAX_HEADER_BYTES
-from .response import encode, error_response
+from .response import encode, problem_response
 
 log = logging.getLogger("qlgate.server")
 
@@ -90,7 +90,7 @@ class Server:
         why = "the gateway is stopping" if self.closing else f"over {self.max_connections} connections"
         accesslog.write_unanswered(self.gateway, 503, connection.remote, why)
         if transport is not None:
-            refusal = error_response(f"{why} (gateway.maxConnections); try again", status=503)
+            refusal = problem_response(f"{why} (gateway.maxConnections); try again", status=503)
             refusal.headers["Retry-After"] = "1"
             transport.write(encode(refusal, False, False, "1.1"))
             transport.close()
