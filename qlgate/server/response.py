@@ -74,14 +74,6 @@ class Headers:
         self[name] = value
         return value
 
-    def pop(self, name: str, default: Any = None) -> Any:
-        found = self._fields.pop(name.lower(), None)
-        return found[1] if found else default
-
-    def update(self, other: dict[str, str]) -> None:
-        for name, value in other.items():
-            self[name] = value
-
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name.lower() in self._fields
 
@@ -125,10 +117,6 @@ class Response:
             return HTTPStatus(self.status).phrase
         except ValueError:
             return "Unknown"
-
-    @property
-    def text(self) -> str:
-        return self.body.decode("utf-8", "replace")
 
 
 def error_shape(value: dict[str, Any], status: int) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import socket
 from collections.abc import AsyncIterator
 
 from . import accesslog
@@ -53,12 +52,6 @@ class Server:
         listener: asyncio.Server = await loop.create_server(
             lambda: Connection(self), host, port, reuse_address=True, reuse_port=reuse_port or None, backlog=backlog
         )
-        self._listeners.append(listener)
-
-    async def listen_on(self, sock: socket.socket, *, backlog: int = 1024) -> None:
-        """Serve on a socket bound already (a supervisor's, an embedder's)."""
-        loop = asyncio.get_running_loop()
-        listener: asyncio.Server = await loop.create_server(lambda: Connection(self), sock=sock, backlog=backlog)
         self._listeners.append(listener)
 
     @property

@@ -105,6 +105,7 @@ async def test_connections_beyond_the_cap_get_a_503_and_are_closed(gateway):
     reader, _ = await connect(gateway)
     status, headers, body = await asyncio.wait_for(read_answer(reader), 5)
     assert (status, headers["retry-after"]) == (503, "1") and "maxConnections" in json.loads(body)["err"]
+    assert gateway.server.refused_connections == 1
     assert await closes(reader)
     held[0][1].close()  # one leaves: a new one is served
     await asyncio.sleep(0.05)
