@@ -93,6 +93,7 @@ def _not_yet_said(warnings: Iterable[str], names: set[str]) -> dict[str, None]:
 
 async def _execute(args: argparse.Namespace) -> int:
     from ..engine.options import RunOptions
+    from ..engine.warm import settle_one_shot_heap
     from ..jobs.factory import host_limits_if_set
     from ..values import dump_json
     from ..workspace import Workspace, load_config
@@ -121,6 +122,7 @@ async def _execute(args: argparse.Namespace) -> int:
                     compiled = engine.compile(script, base_dir=base_dir, origin=origin)
                 finally:
                     report_problems()
+                settle_one_shot_heap()  # before the run's clock starts: this process runs one script
                 warned = _unassigned(compiled.plan, context, origin, strict=args.strict)
                 result = await engine.run_compiled(compiled, RunOptions(context=context, base_dir=base_dir))
             except QlError as error:

@@ -42,7 +42,7 @@ from .plan_cache import SharedPlans
 from .planner import Plan, compile_script
 from .run import Run
 from .script_checks import check_credentials, load_named, shares_safely
-from .warm import call_path_imported, import_call_path, settle_one_shot_heap
+from .warm import call_path_imported, import_call_path
 
 if TYPE_CHECKING:
     from ..http.client import HttpClient
@@ -123,7 +123,6 @@ class Engine:
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
         self._shapes: SharedPlans[Compiled] = SharedPlans(cache_size, MAX_CACHED_CHARS)  # plan_cache.py
-        self._one_shot = lazy_tables  # a process that runs one script (qlgate run): warm.py
 
     @property
     def limits(self) -> CallLimits | None:
@@ -233,8 +232,6 @@ class Engine:
         parsed = parse(script, origin=origin)
         if not call_path_imported() and any(isinstance(node, _CALLS) for node in walk(parsed)):
             import_call_path()  # before the run's clock starts (warm.py)
-            if self._one_shot:
-                settle_one_shot_heap()
         if self.tables.lazy:
             load_named(self.tables, parsed)
         trust.check(parsed)

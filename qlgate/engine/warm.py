@@ -8,14 +8,16 @@ for imports with its clock running. ``Engine.compile`` calls ``import_call_path`
 a script with a table statement, before the script runs; the imports cost what they
 did, once per process, and a script that calls nothing still imports none of them.
 
-A one-shot process (an engine opened with lazy tables: ``qlgate run``, the shell,
-``qlgate.run``) also freezes its heap there, as the gateway does at start-up
+A process that runs one script (``qlgate run``, ``commands/script.py``) also freezes
+its heap once the script is compiled, as the gateway does at start-up
 (``server/startup.py``, ``settle_heap``): the first run of a fresh process allocates
 enough to trigger a full collection, which walked every module and class imported
 so far inside the run; ``qlgate run`` of a 30-value fan-out started its first call
 13-38 ms into the script instead of 1.3 ms. ``gc.freeze`` is a list splice, not a
 collection: start-up does not pay what the run saves. Only cyclic garbage alive at
-that moment is kept (the process is about to exit anyway).
+that moment is kept (the process is about to exit anyway), which is why the command
+decides it and not the engine: an application that embeds the engine (``qlgate.run``,
+the shell) keeps its heap as it is.
 """
 
 from __future__ import annotations
