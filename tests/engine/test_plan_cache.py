@@ -186,4 +186,5 @@ def test_every_script_of_the_corpus_shares_exactly():
             continue
         shared += engine.cached(script)
         alike(engine.compile(script), own)
-    assert shared >= 20
+    # 8 of the golden scripts share; with the conformance cases beside the clone (../shared), 20 in all
+    assert shared >= (20 if any(CASES.glob("*/script.ql")) else 8)
