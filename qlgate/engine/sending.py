@@ -287,6 +287,9 @@ class Sender:
                 response = await self.http.send(request)
             else:
                 response = await self._send_within(request, self.call_deadline)
+        except asyncio.CancelledError:  # another statement failed: not a call that took no time
+            record.cancel(time.perf_counter() - diagnostics.started)
+            raise
         except QlError as e:
             record.error = self.secrets.mask(e.message)
             record.end = time.perf_counter() - diagnostics.started
