@@ -91,9 +91,8 @@ class Recorded:
             if board is not None and isinstance(e, UpstreamUnavailable):
                 board.failed(call.table)  # the network failed it (a timeout, a refused connection…)
             raise
-        except asyncio.CancelledError:
-            record.error = "cancelled"  # another statement's failure ended the run, or its caller left
-            record.end = time.perf_counter() - diagnostics.started
+        except asyncio.CancelledError:  # another statement failed, or its caller left: not a call that took no time
+            record.cancel(time.perf_counter() - diagnostics.started)
             raise
         record.status = response.status
         record.bytes = response.wire_bytes

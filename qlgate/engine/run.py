@@ -20,7 +20,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, statement_line
 from ..errors import CompileError, QlError, StatementError
 from ..lang import ast
 from ..lang.templates import Template, interpolate_text, parse_template
@@ -271,6 +271,9 @@ class Run:
         last = len(choices) - 1
         for index, choice in enumerate(choices):
             await self.wait(self.plan.deps.get(id(choice), ()))
+            pos = getattr(choice, "pos", None)
+            if pos is not None:  # the line its upstream calls are recorded with (this task's own)
+                statement_line.set(pos.line)
             try:
                 value = await statements.evaluate(self, choice, target)
             except QlError as error:
