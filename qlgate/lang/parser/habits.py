@@ -34,10 +34,10 @@ _NOT = (
 _GROUP = "there is no 'group by': group rows in a UDF (u = require(\"group.py\"); groups = u.by_seller(rows))"
 _ORDER = (
     "there is no 'order by': rows come in the order the table answers; ask the table to sort "
-    "(many have a parameter for it, as in where sort = \"price\"), or sort in a UDF (u = require(\"sort.py\"))"
+    '(many have a parameter for it, as in where sort = "price"), or sort in a UDF (u = require("sort.py"))'
 )
 _ARITHMETIC = (
-    "there is no arithmetic in scripts: compute in a UDF (u = require(\"calc.py\"); total = u.add(a, b)), "
+    'there is no arithmetic in scripts: compute in a UDF (u = require("calc.py"); total = u.add(a, b)), '
     "as a value, a column or a where condition"
 )
 _CASE = "keywords are lower case: write '{lower}', not '{word}'"
