@@ -85,6 +85,21 @@ def _unassigned(plan: Any, given: dict[str, Any], origin: str, *, strict: bool) 
     return {u.name for u in names}
 
 
+def warn_unassigned_in(script: str, given: dict[str, Any], origin: str) -> None:
+    """``_unassigned``'s warning for a script that is not run here (``qlgate jobs submit``
+    queues it): a variable no --var gives is as silently null in a job as in a run, and a
+    job's run is later and elsewhere, where nobody reads its warnings. A script that does
+    not compile is left to the run, which reports it as it would any other."""
+    from ..engine.planner import compile_script
+    from ..lang.parser import parse
+
+    try:
+        plan = compile_script(parse(script, origin=origin))
+    except QlError:
+        return
+    _unassigned(plan, given, origin, strict=False)
+
+
 def _not_yet_said(warnings: Iterable[str], names: set[str]) -> dict[str, None]:
     """``warnings`` but the compiler's "'X' is never assigned" for a name already warned of."""
     said = tuple(f"'{name}' is never assigned" for name in names)
