@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..commands.arguments import UsageError
+from ..suggest import nearest
 from ..values import dump_json
 from .completion import META_COMMANDS, table_columns
 from .output import MODES
@@ -47,7 +48,9 @@ def run_meta(line: str, session: Session, settings: Settings, out: TextIO) -> st
     argument = rest.strip()
     handler = _COMMANDS.get(name)
     if handler is None:
-        raise UsageError(f"unknown command {name}; the commands are {', '.join(META_COMMANDS)} (.help)")
+        meant = nearest(name, META_COMMANDS)
+        hint = f"did you mean {meant}? " if meant else ""
+        raise UsageError(f"unknown command {name}; {hint}the commands are {', '.join(META_COMMANDS)} (.help)")
     return handler(argument, session, settings, out)
 
 

@@ -90,3 +90,12 @@ def test_the_last_semicolon_is_optional_and_table_output_is_asked_for(tmp_path):
         ]
         * 2
     )
+
+
+def test_a_mistyped_dot_command_and_table_name_get_the_one_meant(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    command = json.loads(shell(".descibe browse.search\n", env=env).stderr.strip().splitlines()[-1])
+    assert command["error"].startswith("unknown command .descibe; did you mean .describe?")
+    # "search" ends several tables: the misspelt ending names them in full
+    table = json.loads(shell(".describe serch\n", env=env).stderr.strip().splitlines()[-1])
+    assert "ebay.buy.browse.search" in table["suggestions"]
