@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..jobs.cluster import DEFAULT_DATABASE, cluster_settings, open_archive
 from .arguments import UsageError, parse_var
-from .output import is_terminal, progress_line, write_json_text
+from .output import is_terminal, progress_line, write_value
 from .script import warn_unassigned_in
 
 T = TypeVar("T")
@@ -87,7 +87,8 @@ def act(args: argparse.Namespace, backend: Any) -> int:
         job = backend.get(args.id)
         if job.state != "done":
             raise JobError(f"job {job.id} is {job.state}" + (f": {job.error}" if job.error else ""))
-        write_json_text(json.dumps(backend.load_result(job), ensure_ascii=False), args.format, sys.stdout)
+        # laid out as run lays out its result: no JSON text in between (json.dumps wrote ", ")
+        write_value(backend.load_result(job), args.format, sys.stdout)
     elif action == "cancel":
         job = backend.cancel(args.id)
         _print(args, job.to_dict(), f"{job.id} {job.state}{' (cancel requested)' if job.cancel_requested else ''}")

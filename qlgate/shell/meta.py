@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..commands.arguments import UsageError
+from ..commands.output import FORMATS
 from ..suggest import nearest
 from ..values import dump_json
 from .completion import META_COMMANDS, table_columns
-from .output import MODES
+
+AUTO = "auto"
+MODES = (*FORMATS, AUTO)  # what .output takes: the formats of run and jobs result, and the reader's choice
 from .session import Session
 
 VERBS = ("select", "insert", "update", "delete")
@@ -35,8 +38,9 @@ HELP = """Statements end with ';' and may span lines; variables they assign stay
 @dataclass
 class Settings:
     timing: bool = False
-    output: str = "json"
-    indent: int | None = None  # JSON's indent (a terminal's is 2)
+    # a format of commands/output.py, as run's and jobs result's --format; None: chosen for the
+    # reader as they choose it (a table or indented JSON on a terminal, else compact JSON)
+    output: str | None = None
 
 
 QUIT = "quit"
@@ -105,10 +109,12 @@ def _vars(argument: str, session: Session, settings: Settings, out: TextIO) -> N
 
 def _output(argument: str, session: Session, settings: Settings, out: TextIO) -> None:
     if argument and argument not in MODES:
-        raise UsageError(f".output takes {' or '.join(MODES)}, not {argument!r}")
+        meant = nearest(argument, MODES)
+        hint = f" (did you mean {meant}?)" if meant else ""
+        raise UsageError(f".output takes {', '.join(MODES)}, not {argument!r}{hint}")
     if argument:
-        settings.output = argument
-    print(f"output is {settings.output}", file=out)
+        settings.output = None if argument == AUTO else argument
+    print(f"output is {settings.output or AUTO + ' (a table or pretty on a terminal, else json)'}", file=out)
 
 
 def _help(argument: str, session: Session, settings: Settings, out: TextIO) -> None:
