@@ -17,10 +17,10 @@ from ..commands.output import FORMATS
 from ..suggest import nearest
 from ..values import dump_json
 from .completion import META_COMMANDS, table_columns
+from .session import Session
 
 AUTO = "auto"
 MODES = (*FORMATS, AUTO)  # what .output takes: the formats of run and jobs result, and the reader's choice
-from .session import Session
 
 VERBS = ("select", "insert", "update", "delete")
 MAX_VAR_CHARS = 200  # ``.vars`` shows each value on one line, cut here
