@@ -253,7 +253,9 @@ class Engine:
                 e.at(create.pos.line, create.text[:200])
                 raise
             inline.append(table)
-        check_param_names(self._registry(tuple(inline)), parsed, plan.assigned)
+        unread = check_param_names(self._registry(tuple(inline)), parsed, plan.assigned)
+        if unread:
+            plan.warnings = (*plan.warnings, *unread)
         # a write: an insert, update or delete, or a table of the script's own that sends
         # anything but GET (its select may well change something upstream)
         writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(

@@ -44,14 +44,18 @@ def check_credentials(tables: TableRegistry, parsed: ast.Script, trust: Trust) -
                 trust.check_credential(mapping.credential, table.name if table else None, line)
 
 
-def check_param_names(tables: TableRegistry, parsed: ast.Script, variables: Set[str]) -> None:
-    """Refuse a where name that the table of a select or delete never reads (a misspelt
-    ``qq`` for ``q``), with the nearest name it does read: sent, it would fill nothing and
-    come back as the API's own error, or as an answer unfiltered by it. Before the run,
-    so that nothing at all is sent. Joins are left to the run (each condition belongs to
-    one side by its alias); what a table reads is ``tables.param_names``'s to say."""
+def check_param_names(tables: TableRegistry, parsed: ast.Script, variables: Set[str]) -> list[str]:
+    """Refuse a where name that the table of a select or delete never reads when it is a
+    near miss of one it does (``qq`` for ``q``): sent, it would fill nothing and come back
+    as the API's own error (eBay's 400), or as an answer unfiltered by it. Before the run,
+    so that nothing at all is sent. A name near none of the table's is a warning, returned,
+    not an error: ql.io let a where clause name what the table does not read (its own tests
+    do, and the conformance suite with them), and such scripts keep running. Joins are left
+    to the run (each condition belongs to one side by its alias); what a table reads is
+    ``tables.param_names``'s to say."""
     from .operands import param_name  # the run's own rule for a condition's parameter name
 
+    warnings: list[str] = []
     for node in walk(parsed):
         if isinstance(node, ast.Select) and len(node.sources) == 1:
             source, where = node.sources[0], node.where
@@ -75,19 +79,24 @@ def check_param_names(tables: TableRegistry, parsed: ast.Script, variables: Set[
             names = unknown_name(mapping, name)
             if names is None:
                 continue
-            meant = nearest(name, names)
-            hint = f"; did you mean '{meant}'?" if meant else ""
             shown = sorted(names, key=str.lower)
             listed = ", ".join(shown[:15]) + (", …" if len(shown) > 15 else "")
             line, column = _where_in(node, cond.lhs.text)
+            meant = nearest(name, names)
+            if meant is None:
+                warnings.append(
+                    f"line {line}: '{name}' is not a parameter of {table.name}, which takes {listed}; not sent"
+                )
+                continue
             raise UnknownParameter(
-                f"'{name}' is not a parameter of {table.name}{hint} (it takes {listed})",
+                f"'{name}' is not a parameter of {table.name}; did you mean '{meant}'? (it takes {listed})",
                 line=line,
                 column=column,
                 param=name,
                 table=table.name,
                 suggestion=meant,
             )
+    return warnings
 
 
 def _where_in(node: ast.Select | ast.Delete, written: str) -> tuple[int, int]:

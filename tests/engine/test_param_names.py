@@ -1,5 +1,6 @@
-"""A where name the table never reads is refused before anything is sent, with the name
-meant; tables whose code may read any name keep taking any name (tables.param_names)."""
+"""A where name the table never reads is refused before anything is sent when it is a near
+miss of one it reads, and a warning otherwise (ql.io's scripts name such things); tables
+whose code may read any name keep taking any name (tables.param_names)."""
 
 import pytest
 
@@ -51,6 +52,16 @@ async def test_a_misspelt_name_is_refused_with_the_name_meant_and_nothing_is_sen
 async def test_every_name_the_table_reads_is_taken(upstream, engine, where):
     upstream.reply("GET", "/s", json_body=[])
     assert await run(engine, f"return select * from s.search where {where};") == []
+
+
+async def test_a_name_near_none_the_table_reads_is_a_warning_and_is_not_sent(upstream, engine):
+    upstream.reply("GET", "/s", json_body=[])
+    result = await engine.execute('return select * from s.search where q = "x" and keywords = "y";')
+    assert result.value == [] and upstream.requests[0].query == {"q": "x", "sort": ""}
+    assert result.warnings == [
+        "line 1: 'keywords' is not a parameter of s.search, which takes limit, offset, page.size, q, region, "
+        "site, sort; not sent"
+    ]
 
 
 async def test_a_delete_is_checked_too(upstream, engine):

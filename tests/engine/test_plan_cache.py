@@ -94,7 +94,9 @@ def test_a_limit_is_not_shared():
 
 def test_trust_is_part_of_the_key():
     """A shape a deployer's script compiled is not a caller's: the caller's checks run."""
-    shape = "create table own on select get from 'http://h/{{config.secret}}/{{q}}'\nreturn select * from own where q = {0}"
+    shape = (
+        "create table own on select get from 'http://h/{{config.secret}}/{{q}}'\nreturn select * from own where q = {0}"
+    )
     engine = Engine(config={})
     engine.compile(shape.format('"x1"'))
     engine.compile(shape.format('"x2"'))
