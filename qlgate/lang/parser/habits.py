@@ -41,6 +41,11 @@ _ARITHMETIC = (
     "as a value, a column or a where condition"
 )
 _CASE = "keywords are lower case: write '{lower}', not '{word}'"
+_COMPARE = (
+    "a where condition is 'name = value' or 'name in (…)': to compare, keep rows with a path filter "
+    '("{rows[?(@.price > 10)]}") or a UDF in the where clause'
+)
+_IN_WHERE = re.compile(r"\bwhere\b[^;]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +81,10 @@ def sql_habit(source: str, offset: int) -> Habit | None:
         if habit:
             return habit
     char = source[offset : offset + 1]
+    in_where = _IN_WHERE.search(source[:offset]) is not None
+    if in_where and ((char and char in "<>!") or word_here.lower() in ("like", "between")):
+        operator = re.compile(r"[<>!=]+").match(source, offset)
+        return Habit(_COMPARE, word_here or (operator.group(0) if operator else char), offset)
     # after a value; "*" after a bare word is more likely a misspelt "select *"
     value_before = r"[\w\"')\]}]\s*$" if char != "*" else r"(^|[^\w$])[\d.]+\s*$|[\"')\]}]\s*$"
     if char and char in _OPERATORS and re.search(value_before, source[:offset]):
