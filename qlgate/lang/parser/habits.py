@@ -45,6 +45,7 @@ _COMPARE = (
     "a where condition is 'name = value' or 'name in (…)': to compare, keep rows with a path filter "
     '("{rows[?(@.price > 10)]}") or a UDF in the where clause'
 )
+_LOOK_BACK = 2000  # characters: a statement's where clause, not a 4 MB script searched on each error
 _IN_WHERE = re.compile(r"\bwhere\b[^;]*$")
 
 
@@ -72,22 +73,24 @@ def sql_habit(source: str, offset: int) -> Habit | None:
     """The habit that made parsing stop at ``offset``, if it is one we know."""
     here = _WORD.match(source, offset)
     word_here = here.group(0) if here else ""
-    before = _WORD_BEFORE.search(source[:offset])
+    window = max(0, offset - _LOOK_BACK)  # what comes before is searched near the error only
+    head = source[window:offset]
+    before = _WORD_BEFORE.search(head)
     word_before = before.group(1) if before else ""
-    start_before = before.start(1) if before else offset
+    start_before = window + before.start(1) if before else offset
     # the word before first: "SELECT *" stops at "*", "x or y = 1" at "y", "order by" at "by"
     for word, at, after in ((word_before, start_before, word_here), (word_here, offset, _next_word(source, offset))):
         habit = _word_habit(word, at, after)
         if habit:
             return habit
     char = source[offset : offset + 1]
-    in_where = _IN_WHERE.search(source[:offset]) is not None
+    in_where = _IN_WHERE.search(head) is not None
     if in_where and ((char and char in "<>!") or word_here.lower() in ("like", "between")):
         operator = re.compile(r"[<>!=]+").match(source, offset)
         return Habit(_COMPARE, word_here or (operator.group(0) if operator else char), offset)
     # after a value; "*" after a bare word is more likely a misspelt "select *"
     value_before = r"[\w\"')\]}]\s*$" if char != "*" else r"(^|[^\w$])[\d.]+\s*$|[\"')\]}]\s*$"
-    if char and char in _OPERATORS and re.search(value_before, source[:offset]):
+    if char and char in _OPERATORS and re.search(value_before, head):
         return Habit(_ARITHMETIC, char, offset)
     return None
 
