@@ -98,6 +98,20 @@ def test_a_job_submission_the_backend_would_refuse_is_usage_before_it_is_sent(op
     assert proc.returncode == 2 and message in proc.stderr and "cannot reach" not in proc.stderr
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["worker", "--slots", "0", "--zookeeper", "127.0.0.1:1"], "--slots takes a whole number of at least 1"),
+        (["sandbox", "--port", "70000"], "--port takes a whole number from 0 to 65535"),  # it wrapped to 4464
+        (["jobs", "list", "--limit", "0", "--gateway", "http://127.0.0.1:1"], "--limit takes a whole number from 1"),
+        (["jobs", "wait", "1", "--timeout", "-5", "--gateway", "http://127.0.0.1:1"], "--timeout takes a number"),
+    ],
+)
+def test_a_number_out_of_its_range_is_usage_with_the_commands_usage(args, message):
+    proc = piped(*args)
+    assert proc.returncode == 2 and message in proc.stderr and proc.stderr.startswith("usage: qlgate ")
+
+
 def test_jobs_submit_warns_of_a_variable_the_script_never_gets_as_run_does():
     proc = piped(
         "jobs", "submit", "-", "--var", "keywords=x", "--gateway", "http://127.0.0.1:1", stdin='return "{kewords}";'
