@@ -45,6 +45,20 @@ async def test_adhoc_scripts_reach_only_the_hosts_the_tables_use(upstream, gatew
     assert upstream.paths() == ["/items"]
 
 
+async def test_a_misspelt_where_name_is_a_400_naming_the_parameter_meant_before_anything_is_sent(upstream, gateway):
+    async with await gateway() as client:
+        script = (
+            "create table shop on select get from '"
+            + upstream.base
+            + "/items?q={q}'; return select * from shop where qq = 'x'"
+        )
+        async with client.get("/q", params={"s": script}) as resp:
+            body = await resp.json()
+    assert resp.status == 400 and body["type"] == "UnknownParameter" and body["suggestion"] == "q"
+    assert "'qq' is not a parameter of shop; did you mean 'q'?" in body["err"]
+    assert upstream.paths() == []
+
+
 async def test_redirects_cannot_escape_the_allow_list(upstream, gateway):
     upstream.reply("GET", "/items", status=302, headers={"Location": "http://127.0.0.2:9/secret"}, content_type=None)
     async with await gateway() as client:
