@@ -30,7 +30,7 @@ HELP = """Statements end with ';' and may span lines; variables they assign stay
   .describe TABLE      how a table is called: verbs, URI, parameters, columns
   .timing on|off       after each statement, its upstream calls and times
   .vars                the variables kept so far
-  .output json|table   how results are shown
+  .output FORMAT       how results are shown: json, pretty, table, ndjson (as run --format), or auto
   .help                this text
   .quit                leave (or Ctrl-D)"""
 
