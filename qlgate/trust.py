@@ -53,8 +53,7 @@ class HostAllowList:
 
     patterns: tuple[str, ...]
     within: HostAllowList | None = None  # a list every host must also be in (see Trust.narrowed)
-    # made from the tables' hosts because gateway.adhoc.allowedHosts is unset: a refusal says so
-    tables_hosts: bool = False
+    tables_hosts: bool = False  # the tables' hosts, gateway.adhoc.allowedHosts being unset (see _refusal)
     # verdicts by scheme://netloc: every upstream call of a caller's script is checked,
     # and a script's calls go to a handful of origins
     _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
@@ -86,14 +85,11 @@ class HostAllowList:
             raise UpstreamNotAllowed(self._refusal(url))
 
     def _refusal(self, url: str) -> str:
-        """Why ``url`` is refused, naming the list that refuses it: the configured one, or,
-        with ``gateway.adhoc.allowedHosts`` unset, the hosts of the loaded tables (saying
-        "not in gateway.adhoc.allowedHosts" of a key nobody set sends people looking for it)."""
+        """Why ``url`` is refused, by the list that refuses it: with gateway.adhoc.allowedHosts
+        unset, "not in gateway.adhoc.allowedHosts" sent people looking for a key nobody set."""
         host = urlsplit(url).netloc
-        scheme, sep, rest = url.partition("://")
-        refuser = self
-        if self.within is not None and self._allows_origin_here(scheme.lower() + sep + rest):
-            refuser = self.within
+        own = self.within is None or replace(self, within=None, _verdicts={}).allows(url)
+        refuser = self.within if own and self.within is not None else self
         if not refuser.tables_hosts:
             return f"ad-hoc scripts may not call {host}: it is not in gateway.adhoc.allowedHosts"
         shown = ", ".join(refuser.patterns[:5]) + (", …" if len(refuser.patterns) > 5 else "")
@@ -101,10 +97,6 @@ class HostAllowList:
             f"ad-hoc scripts may not call {host}: gateway.adhoc.allowedHosts is not set, so they may reach "
             f"only the hosts the loaded tables call ({shown or 'none'}); list {host} there to allow it"
         )
-
-    def _allows_origin_here(self, url: str) -> bool:
-        """This list's own verdict, leaving out the list it is ``within``."""
-        return replace(self, within=None, _verdicts={}).allows(url)
 
     @classmethod
     def from_tables(cls, tables: Iterable[Any]) -> HostAllowList:

@@ -332,10 +332,7 @@ def is_final(error: BaseException) -> bool:
     syntax error, a missing parameter, an unknown item, a rejected credential): a retry
     cannot make them succeed, and spends the partner API's calls. No for the rest: an
     upstream's 5xx, a timeout, a throttled call, a lost connection, the worker's own
-    failure. A ``JobFailed`` carries the verdict on its script's error (``final``)."""
-    final = getattr(error, "final", None)
-    if isinstance(final, bool):
-        return final
+    failure. The runner asks it of a script's error and hands the verdict on in ``JobFailed.final``."""
     if not isinstance(error, QlError):
         return False
     status = error.details.get("upstream_status") or error.status
@@ -343,10 +340,11 @@ def is_final(error: BaseException) -> bool:
 
 
 def attempt_error(error: BaseException) -> str:
-    """What a failed attempt records: the error, cut short if it is long, and, when it is
-    final (``is_final``), ``FINAL_MARK``, which ``finish_attempt`` reads."""
+    """What a failed attempt records: the error, cut short if it is long, and, when the run
+    found it final (``JobFailed.final``, from ``is_final``), ``FINAL_MARK``, which
+    ``finish_attempt`` reads. The backends' own errors are not the script's: never final."""
     text = f"{type(error).__name__}: {error}"
-    mark = FINAL_MARK if is_final(error) else ""
+    mark = FINAL_MARK if getattr(error, "final", False) is True else ""
     room = MAX_ERROR_CHARS - len(mark)
     return (text if len(text) <= room else text[: room - 1] + "…") + mark
 
