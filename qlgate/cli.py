@@ -271,13 +271,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
 
 
+def _refuse_unknown(parser: argparse.ArgumentParser, argv: list[str], unknown: list[str]) -> None:
+    """argparse reports an unknown option of a subcommand with the top level's usage, which
+    lists commands, not the options meant (``run --frmat``). Report it with the usage of the
+    subcommand it was given to and the nearest option that subcommand has (exit 2)."""
+    from .suggest import nearest
+
+    words = [word for word in argv if not word.startswith("-")]
+    owner = max(
+        (each for path, each in completion.walk(parser) if words[: len(path)] == list(path)),
+        key=lambda each: len(each.prog),
+    )
+    options = [o for action in owner._actions for o in action.option_strings if o.startswith("--")]
+    shown = []
+    for word in unknown:
+        meant = nearest(word.split("=", 1)[0], options, cutoff=0.7) if word.startswith("--") else None
+        shown.append(f"{word} (did you mean {meant}?)" if meant else word)
+    owner.error(f"unrecognized arguments: {' '.join(shown)}")
+
+
 def _main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.ERROR, format="qlgate: %(levelname)s: %(message)s")
     parser = build_parser()
     if not argv:
         parser.print_help()
         return 0
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        _refuse_unknown(parser, argv, unknown)
     command = next(c for c in COMMANDS if c.name == args.command)
     try:
         if command.needs:

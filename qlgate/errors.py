@@ -160,6 +160,10 @@ class InvalidParameter(StatementError):
     status = 400
 
 
+class UnknownParameter(InvalidParameter):
+    """A where name the table never reads (a misspelt parameter), refused before anything is sent."""
+
+
 class FanOutLimit(StatementError):
     status = 400
 

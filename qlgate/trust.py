@@ -53,6 +53,7 @@ class HostAllowList:
 
     patterns: tuple[str, ...]
     within: HostAllowList | None = None  # a list every host must also be in (see Trust.narrowed)
+    tables_hosts: bool = False  # the tables' hosts, gateway.adhoc.allowedHosts being unset (see _refusal)
     # verdicts by scheme://netloc: every upstream call of a caller's script is checked,
     # and a script's calls go to a handful of origins
     _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
@@ -81,8 +82,21 @@ class HostAllowList:
 
     def check(self, url: str) -> None:
         if not self.allows(url):
-            host = urlsplit(url).netloc
-            raise UpstreamNotAllowed(f"ad-hoc scripts may not call {host}: it is not in gateway.adhoc.allowedHosts")
+            raise UpstreamNotAllowed(self._refusal(url))
+
+    def _refusal(self, url: str) -> str:
+        """Why ``url`` is refused, by the list that refuses it: with gateway.adhoc.allowedHosts
+        unset, "not in gateway.adhoc.allowedHosts" sent people looking for a key nobody set."""
+        host = urlsplit(url).netloc
+        own = self.within is None or replace(self, within=None, _verdicts={}).allows(url)
+        refuser = self.within if own and self.within is not None else self
+        if not refuser.tables_hosts:
+            return f"ad-hoc scripts may not call {host}: it is not in gateway.adhoc.allowedHosts"
+        shown = ", ".join(refuser.patterns[:5]) + (", …" if len(refuser.patterns) > 5 else "")
+        return (
+            f"ad-hoc scripts may not call {host}: gateway.adhoc.allowedHosts is not set, so they may reach "
+            f"only the hosts the loaded tables call ({shown or 'none'}); list {host} there to allow it"
+        )
 
     @classmethod
     def from_tables(cls, tables: Iterable[Any]) -> HostAllowList:
@@ -93,7 +107,7 @@ class HostAllowList:
             for mapping in table.mappings.values()
             if (origin := fixed_origin(mapping.uri.raw)) is not None
         }
-        return cls(tuple(sorted(patterns)))
+        return cls(tuple(sorted(patterns)), tables_hosts=True)
 
 
 @dataclass(frozen=True)

@@ -126,6 +126,30 @@ def test_a_command_line_argparse_rejects_exits_2(args):
     assert proc.returncode == 2 and "usage: qlgate" in proc.stderr
 
 
+@pytest.mark.parametrize(
+    "args, usage, message",
+    [
+        (["run", "--frmat", "json", "-e", "1"], "usage: qlgate run ", "--frmat (did you mean --format?)"),
+        (
+            ["jobs", "submit", "x.ql", "--prority=3"],
+            "usage: qlgate jobs submit ",
+            "--prority=3 (did you mean --priority?)",
+        ),
+        (["run", "a.ql", "b.ql"], "usage: qlgate run ", "unrecognized arguments: b.ql"),
+    ],
+)
+def test_an_unknown_option_of_a_command_gets_its_usage_and_the_option_meant(args, usage, message):
+    proc = qlgate(*args)
+    assert proc.returncode == 2 and proc.stderr.startswith(usage) and message in proc.stderr
+
+
+def test_an_empty_script_prints_its_value_and_says_it_has_no_statement():
+    proc = qlgate("run", "-e", "-- only a comment")
+    assert proc.returncode == 0 and proc.stdout == "{}\n"
+    assert "<-e>: the script has no statement (only comments or create table); its value is {}" in proc.stderr
+    assert "no statement" not in qlgate("run", "-e", "a = 1;").stderr
+
+
 def test_parsing_the_command_line_imports_only_the_command_modules():
     """``qlgate run -e`` pays for the parser of every command: past what ``import
     qlgate`` brings (its public API), the command modules import the standard

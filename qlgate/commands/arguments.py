@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import QlError
@@ -43,6 +44,26 @@ def existing_dir(text: str) -> str:
     if not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"no directory {text}")
     return text
+
+
+def number_in(option: str, low: float, high: float | None = None, *, whole: bool = True) -> Callable[[str], Any]:
+    """An argparse ``type`` for a number ``option`` takes, from ``low`` to ``high``: a value
+    outside is argparse's usage error (exit 2, with the command's usage), not a failure
+    found later (exit 1) by the backend or the port it overflows into."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = int(text) if whole else float(text)
+        except ValueError:
+            value = None
+        if value is None or value != value or value < low or (high is not None and value > high):
+            bounds = f"from {low:g} to {high:g}" if high is not None else f"of at least {low:g}"
+            raise argparse.ArgumentTypeError(
+                f"{option} takes {'a whole number' if whole else 'a number'} {bounds}, not {text[:20]!r}"
+            )
+        return value
+
+    return parse
 
 
 def parse_var(text: str) -> tuple[str, Any]:

@@ -15,8 +15,8 @@ import sys
 import threading
 from typing import Any
 
-from ..jobs.cluster import JobsCommandError, cluster_database, cluster_settings, open_archive
-from .arguments import add_workspace_options
+from ..jobs.cluster import cluster_database, cluster_settings, open_archive
+from .arguments import add_workspace_options, number_in
 
 log = logging.getLogger("qlgate.jobs")
 
@@ -36,7 +36,7 @@ free and a worker has room, and moves finished jobs to the database after
 def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--zookeeper", required=True, metavar="HOST:PORT[,...]")
     add_workspace_options(parser, routes=False)
-    parser.add_argument("--slots", type=int, default=4, help="runs at once on this worker")
+    parser.add_argument("--slots", type=number_in("--slots", 1), default=4, help="runs at once on this worker")
     parser.add_argument("--name", help="worker name (default: host-pid)")
     parser.add_argument(
         "--session-timeout",
@@ -110,8 +110,6 @@ def run_worker(args: argparse.Namespace) -> int:
     from ..workspace import Workspace, load_config
 
     _log_to_stderr(args.log_level)
-    if args.slots < 1:
-        raise JobsCommandError("--slots must be at least 1")
     config = load_config(args.config)
     settings = cluster_settings(config, args)
     # the limiter and kazoo threads wait on the network all the time; with the default

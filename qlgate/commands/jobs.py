@@ -25,7 +25,7 @@ import json
 import os
 
 from ..jobs.cluster import JobsCommandError
-from .arguments import UsageError, add_workspace_options
+from .arguments import UsageError, add_workspace_options, number_in
 from .output import add_format_option
 
 DESCRIPTION = """Submit scripts as jobs and follow them: status, result, cancel,
@@ -113,7 +113,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--state failed --limit 10 --json",
     )
     listing.add_argument("--state", choices=STATES)
-    listing.add_argument("--limit", type=int, default=100)
+    listing.add_argument("--limit", type=number_in("--limit", 1, 1000), default=100)
     _add_target(listing)
     wait = action(
         "wait",
@@ -125,7 +125,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "1 2 3 --timeout 60 --json",
     )
     wait.add_argument("ids", type=int, nargs="+", metavar="ID")
-    wait.add_argument("--timeout", type=float, metavar="S", help="give up after S seconds (exit status 3)")
+    wait.add_argument(
+        "--timeout",
+        type=number_in("--timeout", 0, whole=False),
+        metavar="S",
+        help="give up after S seconds (exit status 3)",
+    )
     _add_target(wait)
     limits = action(
         "limits",

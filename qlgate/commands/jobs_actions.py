@@ -6,7 +6,9 @@ answer as JSON or as lines for a terminal. Imported when an action runs."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
 import os
 import random
 import sys
@@ -14,11 +16,14 @@ import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..jobs.cluster import DEFAULT_DATABASE, cluster_settings, open_archive
 from .arguments import UsageError, parse_var
-from .output import is_terminal, progress_line, write_json_text
+from .output import is_terminal, progress_line, write_value
+from .script import warn_unassigned_in
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from ..jobs.backend import JobClient
@@ -82,7 +87,8 @@ def act(args: argparse.Namespace, backend: Any) -> int:
         job = backend.get(args.id)
         if job.state != "done":
             raise JobError(f"job {job.id} is {job.state}" + (f": {job.error}" if job.error else ""))
-        write_json_text(json.dumps(backend.load_result(job), ensure_ascii=False), args.format, sys.stdout)
+        # laid out as run lays out its result: no JSON text in between (json.dumps wrote ", ")
+        write_value(backend.load_result(job), args.format, sys.stdout)
     elif action == "cancel":
         job = backend.cancel(args.id)
         _print(args, job.to_dict(), f"{job.id} {job.state}{' (cancel requested)' if job.cancel_requested else ''}")
@@ -97,14 +103,14 @@ def act(args: argparse.Namespace, backend: Any) -> int:
         if args.type is not None:
             if args.rate is None:
                 raise UsageError("rates TYPE RATE: the rate is missing (20/s, 5000/day or none)")
-            backend.set_rate(args.type, None if args.rate.lower() == "none" else Rate.parse(args.rate))
+            backend.set_rate(args.type, None if args.rate.lower() == "none" else _usage(Rate.parse, args.rate))
         rates = {t: r.to_dict() for t, r in backend.rates().items()}
         _print(args, rates, "\n".join(f"{t}: {r['calls']} calls per {r['per']}" for t, r in rates.items()))
     elif action == "limits":
         if args.type is not None:
             if args.limit is None:
                 raise UsageError("limits TYPE N: the number is missing")
-            limit = None if args.limit.lower() == "none" else _whole(args.limit)
+            limit = None if args.limit.lower() == "none" else _usage(_whole, args.limit)
             backend.set_limit(args.type, limit)
         limits = backend.limits()
         _print(
@@ -146,6 +152,18 @@ def _wait(ids: list[int], timeout: float | None, backend: Any) -> list[Job]:
         sys.stderr.flush()
 
 
+def _usage(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``check(*args)``, its JobError a usage error: what the command line gave (a rate, a
+    limit, --priority, --max-attempts, an empty script) is refused as --help says, with
+    exit status 2, not 1, which is for a job or a cluster that fails."""
+    from ..jobs.model import JobError
+
+    try:
+        return check(*args, **kwargs)
+    except JobError as error:
+        raise UsageError(error.message) from None
+
+
 def _whole(text: str) -> int:
     """A limit as typed: digits only, checked like any other (a non-number fails the check as text)."""
     from ..jobs.model import check_limit
@@ -154,7 +172,7 @@ def _whole(text: str) -> int:
 
 
 def _submit(args: argparse.Namespace, backend: Any) -> int:
-    from ..jobs.model import JobError, JobSpec, parse_time
+    from ..jobs.model import JobError, JobSpec, check_priority, new_job, parse_time
 
     try:
         if args.script == "-":
@@ -165,6 +183,7 @@ def _submit(args: argparse.Namespace, backend: Any) -> int:
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read script {args.script}: {getattr(e, 'strerror', None) or e}") from None
     variables = dict(parse_var(v) for v in args.var)
+    warn_unassigned_in(script, variables, "<stdin>" if args.script == "-" else args.script)
     types = args.types
     if not types and args.gateway:
         types = None  # the gateway derives them from its own tables, and adds any named
@@ -186,7 +205,8 @@ def _submit(args: argparse.Namespace, backend: Any) -> int:
     # through a gateway, one key for every try of this command: a retry after a lost answer finds
     # the first job (straight on ZooKeeper the job's id, chosen before the commit, does that)
     key = args.idempotency_key or (f"cli-{uuid.uuid4()}" if args.gateway else None)
-    spec = JobSpec(
+    spec = _usage(
+        JobSpec,
         script,
         types=tuple(types or ()),
         vars=variables,
@@ -196,6 +216,12 @@ def _submit(args: argparse.Namespace, backend: Any) -> int:
         max_seconds=args.max_seconds,
         idempotency_key=key,
     )
+    # checked here as the backend will check it, so that a bad value is usage (exit 2): the types
+    # may be the gateway's to add, and the backend's own jobs.maxRunSeconds bound is its to apply
+    _usage(new_job, 0, dataclasses.replace(spec, types=spec.types or ("any",), max_seconds=None))
+    if spec.max_seconds is not None and not (math.isfinite(spec.max_seconds) and spec.max_seconds > 0):
+        raise UsageError(f"--max-seconds must be a number of seconds above 0, not {spec.max_seconds!r}")
+    _usage(check_priority, spec.priority)
     return submit_with_backoff(
         lambda: backend.submit(spec),
         on_wait=lambda delay: print(f"queue full, retrying in {delay:.1f} s", file=sys.stderr),

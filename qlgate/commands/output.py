@@ -14,7 +14,10 @@ command printed before formats existed.
   is drawn with ``rich``, sized to the window (when installed: the ``shell``
   extra); piped, or without rich, as plain aligned text.
 - ``ndjson``: each element of a list on a line of its own (nothing for an empty
-  list); any other value on one line.
+  list), written and flushed one at a time; any other value on one line.
+
+``qlgate run``, ``qlgate jobs result`` and the shell (``--format``, ``.output``) all
+print through here, so a value looks the same from each.
 
 The input is the result as JSON text (the caller's serialiser decides what a
 script value looks like as JSON); this module only lays it out. It imports the
@@ -70,9 +73,10 @@ def write_value(value: Any, asked: str | None, stream: IO[str]) -> None:
     fmt = chosen_format(asked, value, stream)
     if fmt == "json":
         stream.write(_compact(value) + "\n")
-    elif fmt == "ndjson":
+    elif fmt == "ndjson":  # row by row, each flushed: a reader (| head, jq) starts on the first
         for item in value if isinstance(value, list) else [value]:
             stream.write(_compact(item) + "\n")
+            stream.flush()
     elif fmt == "table" and (rows := _rows(value)) is not None:
         header, body = rows
         if is_terminal(stream) and _has_rich():

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from .arguments import number_in
+
 DESCRIPTION = """Run the eBay emulator (the qlgate-ebay-emulator distribution) until SIGTERM or Ctrl-C: a marketplace of
 10,000 listings behind eBay's REST APIs (Browse, Taxonomy, Inventory, Fulfillment,
 Account, with an OAuth2 token endpoint; the other operations answer 'not emulated')
@@ -20,7 +22,7 @@ expiry) need the control token, which is printed at start-up when not given."""
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8642, help="0 picks a free port")
+    parser.add_argument("--port", type=number_in("--port", 0, 65535), default=8642, help="0 picks a free port")
     parser.add_argument("--data", metavar="FILE", help="seed data (users, listings) instead of the built-in set")
     parser.add_argument(
         "--write-config", metavar="FILE", help="write a config pointing every eBay table at this emulator"

@@ -85,6 +85,37 @@ def _unassigned(plan: Any, given: dict[str, Any], origin: str, *, strict: bool) 
     return {u.name for u in names}
 
 
+def _warn_if_empty(parsed: Any, origin: str) -> None:
+    """A script with no statement has the value ``{}`` (spec §7.3, kept for ql.io's callers),
+    which printed alone looks like an answer; an empty file or an -e '' is more often a
+    mistake (the wrong file, a shell variable unset), so say so beside it."""
+    from ..lang import ast
+
+    if parsed.ret is None and all(isinstance(item, ast.Line) and _only_tables(item) for item in parsed.items):
+        warn([f"{origin}: the script has no statement (only comments or create table); its value is {{}}"])
+
+
+def _only_tables(line: Any) -> bool:
+    from ..lang import ast
+
+    return all(isinstance(choice, ast.CreateTable) for choice in line.choices)
+
+
+def warn_unassigned_in(script: str, given: dict[str, Any], origin: str) -> None:
+    """``_unassigned``'s warning for a script that is not run here (``qlgate jobs submit``
+    queues it): a variable no --var gives is as silently null in a job as in a run, and a
+    job's run is later and elsewhere, where nobody reads its warnings. A script that does
+    not compile is left to the run, which reports it as it would any other."""
+    from ..engine.planner import compile_script
+    from ..lang.parser import parse
+
+    try:
+        plan = compile_script(parse(script, origin=origin))
+    except QlError:
+        return
+    _unassigned(plan, given, origin, strict=False)
+
+
 def _not_yet_said(warnings: Iterable[str], names: set[str]) -> dict[str, None]:
     """``warnings`` but the compiler's "'X' is never assigned" for a name already warned of."""
     said = tuple(f"'{name}' is never assigned" for name in names)
@@ -124,6 +155,7 @@ async def _execute(args: argparse.Namespace) -> int:
                     report_problems()
                 settle_one_shot_heap()  # before the run's clock starts: this process runs one script
                 warned = _unassigned(compiled.plan, context, origin, strict=args.strict)
+                _warn_if_empty(compiled.plan.script, origin)
                 result = await engine.run_compiled(compiled, RunOptions(context=context, base_dir=base_dir))
             except QlError as error:
                 report_problems()

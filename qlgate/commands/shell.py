@@ -11,12 +11,13 @@ import argparse
 import sys
 
 from .arguments import add_workspace_options, parse_var
+from .output import FORMATS, add_format_option
 
 DESCRIPTION = """An interactive shell on the workspace: type statements ending
 with ';' (they may span lines), see each result at once; variables a statement
 assigns stay for the next ones. Tab completes table names, columns and
 keywords; history is kept in $XDG_STATE_HOME/qlgate/history. Dot-commands:
-.tables, .describe TABLE, .timing on|off, .vars, .output json|table, .help,
+.tables, .describe TABLE, .timing on|off, .vars, .output FORMAT|auto, .help,
 .quit. Statements piped on stdin run without a prompt, each result printed as
 JSON; the first error ends it with exit status 1."""
 
@@ -30,9 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_workspace_options(parser)
     parser.add_argument("--var", action="append", metavar="NAME=VALUE", help="a variable (JSON or text)")
     parser.add_argument("--diagnostics", action="store_true", help="start with .timing on")
-    parser.add_argument(
-        "--output", choices=("json", "table"), help="how results are shown (default: table at a prompt, else json)"
-    )
+    add_format_option(parser)  # the formats of run and jobs result, and the same default
+    parser.add_argument("--output", dest="format", choices=FORMATS, help=argparse.SUPPRESS)  # its name until 0.x
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,11 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from ..shell.meta import Settings
 
     interactive = sys.stdin.isatty()
-    settings = Settings(
-        timing=args.diagnostics,
-        output=args.output or ("table" if interactive else "json"),
-        indent=2 if interactive else None,
-    )
+    settings = Settings(timing=args.diagnostics, output=args.format)
     variables = dict(parse_var(v) for v in args.var or ())
     return int(
         run_coroutine(

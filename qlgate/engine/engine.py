@@ -41,7 +41,7 @@ from .options import DEFAULT, RunOptions
 from .plan_cache import SharedPlans
 from .planner import Plan, compile_script
 from .run import Run
-from .script_checks import check_credentials, load_named, shares_safely
+from .script_checks import check_credentials, check_param_names, load_named, shares_safely
 from .warm import call_path_imported, import_call_path
 
 if TYPE_CHECKING:
@@ -266,6 +266,9 @@ class Engine:
                 e.at(create.pos.line, create.text[:200])
                 raise
             inline.append(table)
+        unread = check_param_names(self._registry(tuple(inline)), parsed, plan.assigned)
+        if unread:
+            plan.warnings = (*plan.warnings, *unread)
         # a write: an insert, update or delete, or a table of the script's own that sends
         # anything but GET (its select may well change something upstream)
         writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(

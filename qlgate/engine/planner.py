@@ -178,8 +178,8 @@ class _Compiler:
                     if missing:
                         raise CompileError(
                             f"catch condition uses {', '.join(sorted(missing))}, never thrown in its try block",
-                            line=item.pos.line,
-                            column=item.pos.column,
+                            line=c.pos.line,
+                            column=c.pos.column,
                         )
                     self.analyse(c.body, assigned, last_write, thrown)
                 if item.final:

@@ -1,16 +1,21 @@
 """What the engine checks of a parsed script against its tables, at compile time:
 the credentials a caller's statements would use, the tables a lazily loaded
-registry must compile first, and whether the script's runs may share decoded
+registry must compile first, where names no table reads (``check_param_names``), and
+whether the script's runs may share decoded
 answers with other runs. Each reads the script and the tables, and nothing of
 a run."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Set
 from typing import Any
 
-from ..errors import QlError
+from ..errors import QlError, UnknownParameter
 from ..lang import ast
 from ..lang.walk import walk
+from ..suggest import nearest
+from ..tables.param_names import unknown_name
 from ..tables.registry import TableRegistry
 from ..trust import Trust
 
@@ -37,6 +42,76 @@ def check_credentials(tables: TableRegistry, parsed: ast.Script, trust: Trust) -
             if mapping is not None and mapping.credential is not None:
                 line = source.pos.line if source.pos is not None else None
                 trust.check_credential(mapping.credential, table.name if table else None, line)
+
+
+def check_param_names(tables: TableRegistry, parsed: ast.Script, variables: Set[str]) -> list[str]:
+    """Refuse a where name that the table of a select or delete never reads when it is a
+    near miss of one it does (``qq`` for ``q``): sent, it would fill nothing and come back
+    as the API's own error (eBay's 400), or as an answer unfiltered by it. Before the run,
+    so that nothing at all is sent. A name near none of the table's is a warning, returned,
+    not an error: ql.io let a where clause name what the table does not read (its own tests
+    do, and the conformance suite with them), and such scripts keep running. Joins are left
+    to the run (each condition belongs to one side by its alias); what a table reads is
+    ``tables.param_names``'s to say."""
+    from .operands import param_name  # the run's own rule for a condition's parameter name
+
+    warnings: list[str] = []
+    for node in walk(parsed):
+        if isinstance(node, ast.Select) and len(node.sources) == 1:
+            source, where = node.sources[0], node.where
+        elif isinstance(node, ast.Delete):
+            source, where = node.source, node.where
+        else:
+            continue
+        if source.name in variables or not where:
+            continue
+        try:
+            table = tables.find(source.name)
+        except QlError:
+            continue  # ambiguous: the run says so
+        mapping = table.mappings.get(type(node).__name__.lower()) if table is not None else None
+        if table is None or mapping is None:
+            continue
+        for cond in where:
+            if isinstance(cond, ast.UdfCondition):
+                continue
+            name = param_name(cond.lhs, source.alias)
+            names = unknown_name(mapping, name)
+            if names is None:
+                continue
+            shown = sorted(names, key=str.lower)
+            listed = ", ".join(shown[:15]) + (", …" if len(shown) > 15 else "")
+            line, column = _where_in(node, cond.lhs.text)
+            meant = nearest(name, names)
+            if meant is None:
+                warnings.append(
+                    f"line {line}: '{name}' is not a parameter of {table.name}, which takes {listed}; not sent"
+                )
+                continue
+            raise UnknownParameter(
+                f"'{name}' is not a parameter of {table.name}; did you mean '{meant}'? (it takes {listed})",
+                line=line,
+                column=column,
+                param=name,
+                table=table.name,
+                suggestion=meant,
+            )
+    return warnings
+
+
+def _where_in(node: ast.Select | ast.Delete, written: str) -> tuple[int, int]:
+    """Where ``written`` (a condition's left side) stands in the statement's where clause;
+    the statement's start when it cannot be found in its text."""
+    text, pos = node.text, node.pos
+    clause = re.search(r"\bwhere\b", text)
+    found = re.search(r"(?<![\w.$])" + re.escape(written) + r"\s*(=|\bin\b)", text[clause.end() :]) if clause else None
+    if clause is None or found is None:
+        return pos.line, pos.column
+    offset = clause.end() + found.start()
+    before = text[:offset]
+    if "\n" not in before:
+        return pos.line, pos.column + offset
+    return pos.line + before.count("\n"), offset - before.rfind("\n")
 
 
 def load_named(tables: TableRegistry, parsed: ast.Script) -> None:

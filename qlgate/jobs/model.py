@@ -320,10 +320,33 @@ def queue_key_types(name: str) -> list[str]:
     return name.partition("~")[2].split("+")
 
 
+# what a final attempt's error ends with: the job fails at once, whatever attempts remain
+FINAL_MARK = " (final: the same script would fail the same way; not retried)"
+# statuses of errors worth another try: the upstream may answer in time, let through, or be up again
+_RETRIED_4XX = frozenset({408, 425, 429})
+
+
+def is_final(error: BaseException) -> bool:
+    """Would another run of the same job fail the same way? Yes for the script's own
+    mistakes and for what an upstream refused (a 4xx other than 408, 425 and 429: a
+    syntax error, a missing parameter, an unknown item, a rejected credential): a retry
+    cannot make them succeed, and spends the partner API's calls. No for the rest: an
+    upstream's 5xx, a timeout, a throttled call, a lost connection, the worker's own
+    failure. The runner asks it of a script's error and hands the verdict on in ``JobFailed.final``."""
+    if not isinstance(error, QlError):
+        return False
+    status = error.details.get("upstream_status") or error.status
+    return isinstance(status, int) and 400 <= status < 500 and status not in _RETRIED_4XX
+
+
 def attempt_error(error: BaseException) -> str:
-    """What a failed attempt records: the error, cut short if it is long."""
+    """What a failed attempt records: the error, cut short if it is long, and, when the run
+    found it final (``JobFailed.final``, from ``is_final``), ``FINAL_MARK``, which
+    ``finish_attempt`` reads. The backends' own errors are not the script's: never final."""
     text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= MAX_ERROR_CHARS else text[: MAX_ERROR_CHARS - 1] + "…"
+    mark = FINAL_MARK if getattr(error, "final", False) is True else ""
+    room = MAX_ERROR_CHARS - len(mark)
+    return (text if len(text) <= room else text[: room - 1] + "…") + mark
 
 
 def oversized_result(result: Any, limit: int = MAX_RESULT_BYTES) -> str | None:
@@ -352,14 +375,15 @@ def queue_place(job: Job) -> float:
 
 
 def finish_attempt(job: Job, error: str | None, *, cancelled: bool = False) -> None:
-    """Close the current attempt; a failed one is retried while attempts remain."""
+    """Close the current attempt; a failed one is retried while attempts remain, unless
+    its error is final (``is_final``)."""
     now = time.time()
     if job.attempts:
         job.attempts[-1].ended = now
         job.attempts[-1].error = error
     if error is None:
         return
-    if cancelled or len(job.attempts) >= job.max_attempts:
+    if cancelled or len(job.attempts) >= job.max_attempts or error.endswith(FINAL_MARK):
         job.state = CANCELLED if cancelled else FAILED
         job.error = error
         job.ended = now

@@ -13,13 +13,18 @@ from ..engine.options import RunOptions
 from ..errors import QlError
 from ..values import MISSING
 from ..workspace import Workspace
-from .model import MAX_RUN_SECONDS, Job, JobTimeout
+from .model import MAX_RUN_SECONDS, Job, JobTimeout, is_final
 
 
 class JobFailed(QlError):
-    """The script failed; the message is safe to store and show."""
+    """The script failed; the message is safe to store and show. ``final``: whether its
+    error would come again on another run (``model.is_final`` of the script's error)."""
 
     status = 502
+
+    def __init__(self, message: str, *, final: bool = False):
+        super().__init__(message)
+        self.final = final
 
 
 def run_seconds(job: Job, max_run_seconds: float = MAX_RUN_SECONDS) -> float:
@@ -87,7 +92,7 @@ class EngineRunner:
             )
             result = await engine.run_compiled(compiled, options)
         except QlError as error:
-            raise JobFailed(secrets.mask(str(error))) from None
+            raise JobFailed(secrets.mask(str(error)), final=is_final(error)) from None
         return None if result.value is MISSING else secrets.mask_value(result.value)
 
     async def close(self) -> None:

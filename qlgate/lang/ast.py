@@ -322,6 +322,7 @@ class IfBlock:
 class Catch:
     cond: Cond
     body: tuple[Item, ...]
+    pos: Pos  # of the ``catch``: errors about its condition point here, not at the ``try``
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,10 @@ logic is package code, typed and tested, and the tables stay declarative:
 - ``patch_headers``: an optional header without a value is not sent, and a
   required one (``{^x}`` in ``using headers``) without a value is a 400 naming
   its column, as a missing required URI parameter is.
+
+Neither reads a parameter the table's templates do not name, and both say so
+(``table_params_only``): a where name that none of a generated table's templates reads
+is refused before anything is sent, with the name meant (``where qq = …``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any
 
 from ..errors import InvalidParameter
 from ..lang.templates import Token
+from ..tables.param_names import table_params_only
 
 
 def _query_key(uri_template: Any, column: str) -> str | None:
@@ -33,6 +38,7 @@ def _query_key(uri_template: Any, column: str) -> str | None:
     return None
 
 
+@table_params_only  # drops and pages what the URI has: a where name it lacks is a mistake
 def patch_uri(ctx: Any) -> Any:
     uri = ctx.uri
     page = ctx.table.aliases.get("page")
@@ -45,6 +51,7 @@ def patch_uri(ctx: Any) -> Any:
     return uri
 
 
+@table_params_only
 def patch_headers(ctx: Any) -> dict[str, str]:
     headers: dict[str, str] = dict(ctx.headers)
     for name_t, value_t in ctx.table.headers:

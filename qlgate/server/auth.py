@@ -166,9 +166,10 @@ class Gatekeeper:
                 self._check_local(request)
             self._check_same_origin(request)
             return LOCAL
-        scheme, _, presented = request.headers.get("Authorization", "").partition(" ")
+        header = request.headers.get("Authorization", "").strip()
+        scheme, _, presented = header.partition(" ")
         if scheme.lower() != "bearer" or not presented.strip():
-            raise NotAuthenticated("this gateway needs an API key: send 'Authorization: Bearer <key>'")
+            raise NotAuthenticated(_missing_key(header, scheme))
         digest = _digest(presented.strip())
         found = None
         for key in self.keys:  # every key is compared: the time does not tell which matched
@@ -267,3 +268,18 @@ def loopback_host(host: str) -> bool:
     """Is a ``--host`` to listen on a loopback one (then an open gateway is safe to start)."""
     host = host.strip("[]").lower()
     return host == "localhost" or _loopback_address(host)
+
+
+def _missing_key(header: str, scheme: str) -> str:
+    """Why an Authorization header carries no key, in the caller's terms: none sent, a key
+    sent without its scheme (``Authorization: KEY``, the most common slip, which "needs an
+    API key" leaves the caller puzzled by: they sent one), or another scheme. The header's
+    value is never echoed: it may be the key."""
+    send = "send 'Authorization: Bearer <key>'"
+    if not header:
+        return f"this gateway needs an API key: {send}"
+    if " " not in header:
+        if scheme.lower() == "bearer":
+            return f"the Authorization header has the scheme 'Bearer' but no key after it: {send}"
+        return f"the Authorization header has no scheme before the key: {send}"
+    return f"the Authorization scheme must be 'Bearer', not another: {send}"

@@ -1,7 +1,7 @@
 """The shell's two ways in: a prompt on a terminal, or statements piped in.
 
 ``Shell`` runs what it is given — a dot-command, or text holding statements —
-and prints the outcome: the value (``output.py``), warnings, and with
+and prints the outcome: the value (``commands/output.py``, as run prints one), warnings, and with
 ``.timing on`` the diagnostics. A failed statement prints its error and the
 shell goes on; only piped input stops there (exit 1), as a script would.
 
@@ -27,10 +27,11 @@ from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..commands.output import write_json_text
 from ..commands.report import fail, warn
 from ..errors import QlError, QlSyntaxError
+from ..values import dump_json
 from .meta import QUIT, Settings, run_meta
-from .output import render
 from .session import Session
 from .split import has_code, is_complete, split_statements
 
@@ -97,7 +98,7 @@ class Shell:
             return False
         self.problems()
         if outcome.show:
-            print(render(outcome.value, self.settings.output, indent=self.settings.indent), file=self.out)
+            write_json_text(dump_json(outcome.value), self.settings.output, self.out)
         for name in outcome.tables:
             print(f"table {name} defined for this session", file=self.err)
         for note in outcome.notes:

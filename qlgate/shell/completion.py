@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from ..commands.output import FORMATS
 from ..errors import QlError
 from .lexer import keywords
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from .session import Session
 
 META_COMMANDS = (".tables", ".describe", ".timing", ".vars", ".output", ".help", ".quit")
-META_ARGUMENTS = {".timing": ("on", "off"), ".output": ("json", "table")}
+META_ARGUMENTS = {".timing": ("on", "off"), ".output": (*FORMATS, "auto")}  # run's formats, and the reader's choice
 _TABLE_AFTER = frozenset({"from", "into", "update", "describe", "desc", ".describe"})
 _WORD_BEFORE = re.compile(r"([A-Za-z$:.][A-Za-z0-9_$:.]*)?$")
 _NAMED_TABLE = re.compile(r"\b(?:from|into|update|join)\s+([A-Za-z$:][A-Za-z0-9_$:.]*)")

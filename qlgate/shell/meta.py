@@ -13,10 +13,14 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..commands.arguments import UsageError
+from ..commands.output import FORMATS
+from ..suggest import nearest
 from ..values import dump_json
 from .completion import META_COMMANDS, table_columns
-from .output import MODES
 from .session import Session
+
+AUTO = "auto"
+MODES = (*FORMATS, AUTO)  # what .output takes: the formats of run and jobs result, and the reader's choice
 
 VERBS = ("select", "insert", "update", "delete")
 MAX_VAR_CHARS = 200  # ``.vars`` shows each value on one line, cut here
@@ -26,7 +30,7 @@ HELP = """Statements end with ';' and may span lines; variables they assign stay
   .describe TABLE      how a table is called: verbs, URI, parameters, columns
   .timing on|off       after each statement, its upstream calls and times
   .vars                the variables kept so far
-  .output json|table   how results are shown
+  .output FORMAT       how results are shown: json, pretty, table, ndjson (as run --format), or auto
   .help                this text
   .quit                leave (or Ctrl-D)"""
 
@@ -34,8 +38,9 @@ HELP = """Statements end with ';' and may span lines; variables they assign stay
 @dataclass
 class Settings:
     timing: bool = False
-    output: str = "json"
-    indent: int | None = None  # JSON's indent (a terminal's is 2)
+    # a format of commands/output.py, as run's and jobs result's --format; None: chosen for the
+    # reader as they choose it (a table or indented JSON on a terminal, else compact JSON)
+    output: str | None = None
 
 
 QUIT = "quit"
@@ -47,7 +52,9 @@ def run_meta(line: str, session: Session, settings: Settings, out: TextIO) -> st
     argument = rest.strip()
     handler = _COMMANDS.get(name)
     if handler is None:
-        raise UsageError(f"unknown command {name}; the commands are {', '.join(META_COMMANDS)} (.help)")
+        meant = nearest(name, META_COMMANDS)
+        hint = f"did you mean {meant}? " if meant else ""
+        raise UsageError(f"unknown command {name}; {hint}the commands are {', '.join(META_COMMANDS)} (.help)")
     return handler(argument, session, settings, out)
 
 
@@ -102,10 +109,12 @@ def _vars(argument: str, session: Session, settings: Settings, out: TextIO) -> N
 
 def _output(argument: str, session: Session, settings: Settings, out: TextIO) -> None:
     if argument and argument not in MODES:
-        raise UsageError(f".output takes {' or '.join(MODES)}, not {argument!r}")
+        meant = nearest(argument, MODES)
+        hint = f" (did you mean {meant}?)" if meant else ""
+        raise UsageError(f".output takes {', '.join(MODES)}, not {argument!r}{hint}")
     if argument:
-        settings.output = argument
-    print(f"output is {settings.output}", file=out)
+        settings.output = None if argument == AUTO else argument
+    print(f"output is {settings.output or AUTO + ' (a table or pretty on a terminal, else json)'}", file=out)
 
 
 def _help(argument: str, session: Session, settings: Settings, out: TextIO) -> None:

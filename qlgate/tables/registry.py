@@ -137,14 +137,15 @@ def near_names(name: str, names: Iterable[str]) -> list[str]:
     """The names (or unique name endings, as a script may write them) closest to
     ``name``, best first."""
     names = list(names)
-    pool = {n.lower(): (n, n) for n in names}  # as written → (as shown, the table's name)
+    # as written → [(as shown, the table's name)]; an ending several tables share (``serch``
+    # for ``search``) suggests each of their full names, as the ending alone would not resolve
+    pool = {n.lower(): [(n, n)] for n in names}
     for suffix, owners in suffix_map(names).items():
-        if len(owners) == 1:
-            pool.setdefault(suffix.lower(), (suffix, owners[0]))
+        pool.setdefault(suffix.lower(), [(suffix, owners[0])] if len(owners) == 1 else [(o, o) for o in owners])
     shown: dict[str, str] = {}  # one suggestion per table, the closest way of writing it
     for found in difflib.get_close_matches(name.lower(), list(pool), n=10, cutoff=0.75):
-        text, owner = pool[found]
-        shown.setdefault(owner, text)
+        for text, owner in pool[found]:
+            shown.setdefault(owner, text)
     return list(shown.values())[:3]
 
 

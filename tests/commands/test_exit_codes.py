@@ -83,6 +83,46 @@ def test_a_missing_script_and_a_bad_var_are_usage_from_every_command(tmp_path):
     assert bad_var.returncode == 2 and "bad --var" in bad_var.stderr
 
 
+@pytest.mark.parametrize(
+    "options, stdin, message",
+    [
+        (["--max-attempts", "0"], "return 1;", "max attempts must be a whole number"),
+        (["--priority", "99999"], "return 1;", "priority must be an integer"),
+        (["--max-seconds", "-1"], "return 1;", "--max-seconds must be a number of seconds above 0"),
+        ([], "  ", "the script is empty"),
+    ],
+)
+def test_a_job_submission_the_backend_would_refuse_is_usage_before_it_is_sent(options, stdin, message):
+    """--help says 2 for bad arguments; these were sent and refused by the backend (exit 1)."""
+    proc = piped("jobs", "submit", "-", *options, "--gateway", "http://127.0.0.1:1", stdin=stdin)
+    assert proc.returncode == 2 and message in proc.stderr and "cannot reach" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["worker", "--slots", "0", "--zookeeper", "127.0.0.1:1"], "--slots takes a whole number of at least 1"),
+        (["sandbox", "--port", "70000"], "--port takes a whole number from 0 to 65535"),  # it wrapped to 4464
+        (["jobs", "list", "--limit", "0", "--gateway", "http://127.0.0.1:1"], "--limit takes a whole number from 1"),
+        (["jobs", "wait", "1", "--timeout", "-5", "--gateway", "http://127.0.0.1:1"], "--timeout takes a number"),
+    ],
+)
+def test_a_number_out_of_its_range_is_usage_with_the_commands_usage(args, message):
+    proc = piped(*args)
+    assert proc.returncode == 2 and message in proc.stderr and proc.stderr.startswith("usage: qlgate ")
+
+
+def test_jobs_submit_warns_of_a_variable_the_script_never_gets_as_run_does():
+    proc = piped(
+        "jobs", "submit", "-", "--var", "keywords=x", "--gateway", "http://127.0.0.1:1", stdin='return "{kewords}";'
+    )
+    assert "<stdin>:1:9: 'kewords' is never assigned and no --var gives it; did you mean 'keywords'?" in proc.stderr
+    given = piped(
+        "jobs", "submit", "-", "--var", "kewords=x", "--gateway", "http://127.0.0.1:1", stdin='return "{kewords}";'
+    )
+    assert "never assigned" not in given.stderr
+
+
 def test_files_named_on_the_command_line_that_do_not_exist_are_usage(tmp_path):
     for args in (
         ["import", "openapi", "nope.yaml", "--name", "x", "--out", "out"],

@@ -20,7 +20,7 @@ SHAPES = [
     "select id, title from details where id in (select id from finditems where q = {0}) and ms = {1}",
     "a = select * from t where q = {0} and n = {1}; b = select * from u where z in ({0}, {1}) limit 3\n"
     "return select x from b where y = {1} || a",
-    "create table own on select get from 'http://h/{{q}}'\n  return select c from own where q = {0} and k = {1}",
+    "create table own on select get from 'http://h/{{q}}/{{k}}'\n  return select c from own where q = {0} and k = {1}",
     "if (c) {{ x = select * from t where q = {0} }} else {{ y = select * from u where k = {1} }} return x || y",
     "insert into t (a) values ({0}); return select * from t where id = {1}",
 ]
@@ -94,7 +94,9 @@ def test_a_limit_is_not_shared():
 
 def test_trust_is_part_of_the_key():
     """A shape a deployer's script compiled is not a caller's: the caller's checks run."""
-    shape = "create table own on select get from 'http://h/{{config.secret}}'\nreturn select * from own where q = {0}"
+    shape = (
+        "create table own on select get from 'http://h/{{config.secret}}/{{q}}'\nreturn select * from own where q = {0}"
+    )
     engine = Engine(config={})
     engine.compile(shape.format('"x1"'))
     engine.compile(shape.format('"x2"'))

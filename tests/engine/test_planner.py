@@ -150,6 +150,13 @@ def test_what_the_grammar_cannot_check_is_a_compile_error(text: str, message: st
         plan_of(text)
 
 
+def test_a_catch_that_tests_a_flag_never_thrown_is_reported_at_the_catch_not_the_try():
+    text = "try {\n  a = 1;\n  throw (bad)\n}\ncatch (bad) { b = 2 }\n  catch (oops) { c = 3 }"
+    with pytest.raises(CompileError, match="uses oops") as info:
+        plan_of(text)
+    assert (info.value.line, info.value.column) == (6, 3)
+
+
 def test_the_same_name_in_both_arms_of_an_if_is_one_assignment():
     plan = plan_of("if (c) { x = 1 } else { x = 2 } return x")
     assert plan.assigned == {"x"}

@@ -15,7 +15,7 @@ TABLES = """
 create table partner.a.call on select get from "{config.base}/call?type=partner.a&ms={ms}&job={job}"
 create table partner.b.call on select get from "{config.base}/call?type=partner.b&ms={ms}&job={job}"
 create table partner.c.call on select get from "{config.base}/call?type=partner.c&ms={ms}&job={job}"
-create table partner.broken.call on select get from "{config.base}/fail?type=partner.broken"
+create table partner.broken.call on select get from "{config.base}/fail?type=partner.broken&status={status}"
 """
 
 
@@ -60,7 +60,8 @@ class Observer:
             )
 
     async def fail(self, request: web.Request) -> web.Response:
-        return web.json_response({"error": "partner is down"}, status=503)
+        status = int(request.query.get("status") or 503)  # 503 unless the job asks for another
+        return web.json_response({"error": "partner is down" if status >= 500 else "refused"}, status=status)
 
     def start(self) -> Observer:
         ready = threading.Event()

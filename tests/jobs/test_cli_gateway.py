@@ -63,6 +63,12 @@ def test_the_gateway_of_QLGATE_GATEWAY_and_a_result_in_any_format(gateway):
     assert result.stdout.splitlines() == ['{"sku":"A","n":1}', '{"sku":"B","n":2}']
     table = piped("jobs", "result", str(job), "--format", "table", QLGATE_GATEWAY=gateway).stdout.splitlines()
     assert table[0].split() == ["sku", "n"] and table[2].split() == ["A", "1"]
+    # every format as qlgate run prints the same value: one formatter (compact JSON had ", " here)
+    script = 'return [{"sku": "A", "n": 1}, {"sku": "B", "n": 2}];'
+    for fmt in ("json", "pretty", "table", "ndjson"):
+        got = piped("jobs", "result", str(job), "--format", fmt, QLGATE_GATEWAY=gateway).stdout
+        assert got == piped("run", "-e", script, "--format", fmt).stdout, fmt
+    assert piped("jobs", "result", str(job), QLGATE_GATEWAY=gateway).stdout == '[{"sku":"A","n":1},{"sku":"B","n":2}]\n'
 
 
 def test_the_local_default_gateway_when_one_answers_there(gateway, monkeypatch, capsys):

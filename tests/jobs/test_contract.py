@@ -22,7 +22,7 @@ from kazoo.client import KazooClient
 from qlgate.engine.engine import Engine
 from qlgate.jobs.backend import JobBackend, JobClient
 from qlgate.jobs.local import LocalJobs
-from qlgate.jobs.model import JobError, JobNotFound, JobSpec, QueueFull
+from qlgate.jobs.model import FINAL_MARK, JobError, JobNotFound, JobSpec, QueueFull
 from qlgate.jobs.rest_client import GatewayJobs
 from qlgate.jobs.runner import EngineRunner
 from qlgate.jobs.types import job_types
@@ -242,6 +242,18 @@ def test_failed_attempts_are_retried_then_the_job_fails_with_each_error(backend:
     assert job.state == "failed" and job.run == 3 and len(job.attempts) == 3
     assert all("503" in known(a.error) for a in job.attempts)
     assert "503" in known(job.error)
+
+
+def test_a_job_an_upstream_refused_fails_at_once_with_the_error_marked_final(
+    backend: Harness, jobs: JobBackend
+) -> None:
+    """A 4xx comes again on every try: retrying it only spends the partner's calls."""
+    backend.run(workers=1)
+    script = 'return select * from partner.broken.call where status = "404"'
+    job_id = jobs.submit(JobSpec(script, types=["partner.broken"], max_attempts=3))
+    (job,) = jobs.wait([job_id], timeout=20)
+    assert job.state == "failed" and job.run == 1 and len(job.attempts) == 1
+    assert "404" in known(job.error) and known(job.error).endswith(FINAL_MARK)
 
 
 def test_cancel_a_queued_and_a_running_job(backend: Harness, jobs: JobBackend, observer: Any) -> None:

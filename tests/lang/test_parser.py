@@ -152,3 +152,29 @@ def test_an_integer_longer_than_python_converts_is_a_syntax_error_at_its_positio
     with pytest.raises(QlSyntaxError, match="has too many digits") as info:
         parse("x = " + "9" * 5000)
     assert (info.value.line, info.value.column) == (1, 5)
+
+
+@pytest.mark.parametrize(
+    "text, column, found, message",
+    [
+        ('x = select * FROM t where a = "1";', 14, "FROM", "keywords are lower case: write 'from', not 'FROM'"),
+        ("Return 1;", 1, "Return", "write 'return', not 'Return'"),
+        ('x = select * from t where not a = "1";', 27, "not", "there is no 'not' in a where clause"),
+        ("x = select * from t where a = 1 group by b;", 33, "group", "there is no 'group by'"),
+        ("x = select * from t where a != 1;", 29, "!=", "a where condition is 'name = value' or 'name in (…)'"),
+        ("if (a or b) { c = 1; }", 7, "or", "in an if or catch condition write '||'"),
+        ('x = "{a}" * 2;', 11, "*", "there is no arithmetic in scripts"),
+    ],
+)
+def test_sql_habits_are_named_where_they_stand(text, column, found, message):
+    with pytest.raises(QlSyntaxError) as info:
+        parse(text)
+    assert message in info.value.message
+    assert (info.value.line, info.value.column, info.value.found) == (1, column, found)
+
+
+@pytest.mark.parametrize("text", ["selec * frm foo", "x = select * from t where", 'x = "a', "a = b * 2;"])
+def test_what_is_no_sql_habit_keeps_its_own_message(text):
+    with pytest.raises(QlSyntaxError) as info:
+        parse(text)
+    assert "there is no" not in info.value.message and "lower case" not in info.value.message

@@ -77,6 +77,26 @@ async def _send(client, method, path, body, key):
         return resp.status, resp.headers, text
 
 
+@pytest.mark.parametrize(
+    "header, message",
+    [
+        (None, "this gateway needs an API key: send 'Authorization: Bearer <key>'"),
+        (KEYS["query"], "the Authorization header has no scheme before the key: send 'Authorization: Bearer <key>'"),
+        ("Bearer", "the Authorization header has the scheme 'Bearer' but no key after it"),
+        ("Basic " + KEYS["query"], "the Authorization scheme must be 'Bearer', not another"),
+    ],
+)
+async def test_a_refused_authorization_header_says_what_is_missing_and_never_echoes_it(
+    gateway, upstream, header, message
+):
+    async with gateway(TABLES, AUTH) as client:
+        headers = {"Authorization": header} if header is not None else {}
+        async with client.post("/q", data="return 1;", headers={**headers, "Content-Type": "text/plain"}) as resp:
+            text = await resp.text()
+    assert resp.status == 401 and json.loads(text)["err"].startswith(message)
+    assert KEYS["query"] not in text
+
+
 async def test_every_endpoint_by_every_kind_of_caller(gateway, upstream, jobs):
     upstream.reply("GET", "/items", json_body={"ok": 1})
     async with gateway(TABLES, AUTH, routes=ROUTES, jobs=jobs) as client:

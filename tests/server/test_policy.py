@@ -45,6 +45,20 @@ async def test_adhoc_scripts_reach_only_the_hosts_the_tables_use(upstream, gatew
     assert upstream.paths() == ["/items"]
 
 
+async def test_a_misspelt_where_name_is_a_400_naming_the_parameter_meant_before_anything_is_sent(upstream, gateway):
+    async with await gateway() as client:
+        script = (
+            "create table shop on select get from '"
+            + upstream.base
+            + "/items?q={q}'; return select * from shop where qq = 'x'"
+        )
+        async with client.get("/q", params={"s": script}) as resp:
+            body = await resp.json()
+    assert resp.status == 400 and body["type"] == "UnknownParameter" and body["suggestion"] == "q"
+    assert "'qq' is not a parameter of shop; did you mean 'q'?" in body["err"]
+    assert upstream.paths() == []
+
+
 async def test_redirects_cannot_escape_the_allow_list(upstream, gateway):
     upstream.reply("GET", "/items", status=302, headers={"Location": "http://127.0.0.2:9/secret"}, content_type=None)
     async with await gateway() as client:
@@ -154,3 +168,26 @@ def test_the_allow_list_judges_origins_not_whole_urls():
     assert not allow.allows("https://api.example.test:99999999/")  # not a port: refused, not an exception
     with pytest.raises(UpstreamNotAllowed, match="intranet:8080"):
         allow.check("http://intranet:8080/admin")
+
+
+def test_a_refusal_names_the_list_that_refuses_even_when_the_config_sets_none():
+    """With gateway.adhoc.allowedHosts unset, callers reach the tables' hosts: a refusal
+    that said "not in gateway.adhoc.allowedHosts" sent people looking for a key they never set."""
+    from qlgate.trust import Trust
+
+    table = type(
+        "T", (), {"mappings": {"select": type("M", (), {"uri": type("U", (), {"raw": "https://api.shop.test/x"})})}}
+    )
+    unset = Trust.for_callers({}, [table]).allowed_hosts
+    assert unset is not None
+    with pytest.raises(UpstreamNotAllowed) as info:
+        unset.check("http://intranet:8080/admin")
+    assert "gateway.adhoc.allowedHosts is not set" in info.value.message and "api.shop.test" in info.value.message
+    configured = Trust.for_callers({"gateway": {"adhoc": {"allowedHosts": ["a.test"]}}}, [table]).allowed_hosts
+    assert configured is not None
+    with pytest.raises(UpstreamNotAllowed, match="it is not in gateway.adhoc.allowedHosts$"):
+        configured.check("http://intranet:8080/admin")
+    # a job's recorded list within this gateway's own unset one: the unset one refuses
+    narrowed = HostAllowList(("intranet:8080",), within=unset)
+    with pytest.raises(UpstreamNotAllowed, match="is not set"):
+        narrowed.check("http://intranet:8080/admin")

@@ -306,3 +306,33 @@ class LocalEnsemble:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python3 -m tests.servers.zookeeper [--port 2181]``: one standalone server in the
+    foreground, to try the job cluster on one machine (README, "A cluster in production");
+    Ctrl-C stops it and removes its data."""
+    import argparse
+    import signal
+
+    parser = argparse.ArgumentParser(prog="python3 -m tests.servers.zookeeper", description=main.__doc__)
+    parser.add_argument("--port", type=int, default=2181, help="the client port (default 2181)")
+    args = parser.parse_args(argv)
+    try:
+        server = LocalZooKeeper(port=args.port).start()
+    except ZooKeeperUnavailable as error:
+        print(error)
+        return 1
+    print(f"ZooKeeper on {server.hosts} (data in {server.dir}); Ctrl-C stops it", flush=True)
+    try:
+        signal.sigwait({signal.SIGINT, signal.SIGTERM})
+    finally:
+        server.close()
+    return 0
+
+
+if __name__ == "__main__":
+    import signal as _signal
+
+    _signal.pthread_sigmask(_signal.SIG_BLOCK, {_signal.SIGINT, _signal.SIGTERM})  # for sigwait
+    raise SystemExit(main())

@@ -74,7 +74,7 @@ def test_a_syntax_error_and_a_bad_dot_command_in_piped_input(tmp_path):
 def test_the_last_semicolon_is_optional_and_table_output_is_asked_for(tmp_path):
     done = shell(
         'rows = [{"id": 1, "name": "a"}, {"id": 2, "tags": ["x"]}];\nreturn rows',
-        "--output",
+        "--output",  # the option's old name, kept
         "table",
         env={"XDG_CACHE_HOME": str(tmp_path)},
     )
@@ -82,11 +82,37 @@ def test_the_last_semicolon_is_optional_and_table_output_is_asked_for(tmp_path):
     assert (
         done.stdout.splitlines()
         == [
-            "id | name | tags",
-            "---+------+------",
-            "1  | a    |",
-            '2  |      | ["x"]',
-            "(2 rows)",
+            "id  name  tags",
+            "--  ----  -----",
+            "1   a",
+            '2         ["x"]',
         ]
         * 2
     )
+
+
+def test_the_shell_prints_in_the_formats_of_run_through_the_same_formatter(tmp_path):
+    """Each format as qlgate run --format prints the same value, byte for byte."""
+    value = '[{"id": 1, "name": "a"}, {"id": 2, "tags": ["x"]}]'
+    for fmt in ("json", "pretty", "table", "ndjson"):
+        done = shell(f"return {value};", "--format", fmt, env={"XDG_CACHE_HOME": str(tmp_path)})
+        ran = subprocess.run(
+            [sys.executable, "-m", "qlgate", "run", "-e", f"return {value};", "--format", fmt],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0 and done.stdout == ran.stdout, fmt
+    switched = shell(f".output ndjson\nreturn {value};\n.output pretti\n", env={"XDG_CACHE_HOME": str(tmp_path)})
+    assert switched.stdout.splitlines()[1:] == ['{"id":1,"name":"a"}', '{"id":2,"tags":["x"]}']
+    assert "did you mean pretty?" in switched.stderr
+
+
+def test_a_mistyped_dot_command_and_table_name_get_the_one_meant(tmp_path):
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    command = json.loads(shell(".descibe browse.search\n", env=env).stderr.strip().splitlines()[-1])
+    assert command["error"].startswith("unknown command .descibe; did you mean .describe?")
+    # "search" ends several tables: the misspelt ending names them in full
+    table = json.loads(shell(".describe serch\n", env=env).stderr.strip().splitlines()[-1])
+    assert "ebay.buy.browse.search" in table["suggestions"]

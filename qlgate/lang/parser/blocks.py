@@ -42,7 +42,7 @@ class BlockRules(Rules):
         return ast.TryBlock(tuple(body), tuple(catches), final, lit.pos(meta))
 
     def catch(self, meta: Meta, children: Children) -> ast.Catch:
-        return ast.Catch(children[0], tuple(children[1:]))
+        return ast.Catch(children[0], tuple(children[1:]), lit.pos(meta))
 
     def finally_block(self, meta: Meta, children: Children) -> Tagged:
         return Tagged("finally", tuple(children))

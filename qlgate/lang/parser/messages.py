@@ -13,6 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ...errors import QlSyntaxError
 from .grammar import PARSER
+from .habits import sql_habit
 
 # Readable names for terminals in "expected ..." messages.
 _TERMINAL_NAMES = {
@@ -72,6 +73,17 @@ def _offset(source: str, line: int, column: int) -> int:
     return sum(len(text) for text in lines[: line - 1]) + column - 1
 
 
+def _error_offset(source: str, e: UnexpectedInput, line: int, column: int) -> int:
+    """Where in ``source`` lark stopped: the token or character it refused, or the end."""
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        return len(source)
+    if isinstance(e, UnexpectedToken) and e.token.start_pos is not None:
+        return e.token.start_pos
+    if isinstance(e, UnexpectedCharacters) and e.pos_in_stream is not None:
+        return e.pos_in_stream
+    return _offset(source, line, column)
+
+
 def syntax_error(source: str, e: UnexpectedInput, origin: str | None) -> QlSyntaxError:
     """The error to raise for lark's ``e``: position, found text, message, expectations."""
     lines = source.splitlines() or [""]
@@ -120,6 +132,12 @@ def syntax_error(source: str, e: UnexpectedInput, origin: str | None) -> QlSynta
             column -= offset - start
             message = f"unexpected {found!r}"
             expected = []  # what lark expected was after the keyword it wrongly matched
+    # only where lark's own report is the generic one: an unterminated string says more
+    habit = sql_habit(source, _error_offset(source, e, line, column)) if message.startswith("unexpected ") else None
+    if habit:
+        found, message, expected = habit.found, habit.message, []
+        line = source.count("\n", 0, habit.offset) + 1
+        column = habit.offset - (source.rfind("\n", 0, habit.offset) + 1) + 1
     if expected:
         shown = expected if len(expected) <= 8 else [*expected[:8], "…"]
         message += "; expected " + ", ".join(shown)
