@@ -32,7 +32,7 @@ from ..cache.flight import Relead
 from ..cache.responses import ResponseCache
 from ..diagnostics import CallRecord
 from ..errors import QlError, RequestBytesExceeded, UpstreamTimeout, UpstreamUnavailable
-from ..http.client import HttpClient, HttpResponse
+from ..http.client import HttpClient, HttpRequest, HttpResponse
 from ..limits.api_types import ApiTypes
 from ..limits.gate import CallLimits, Ticket
 from ..trust import url_origin
@@ -255,7 +255,7 @@ class Shared:
                     return self._taken(call, response, source, started)
         else:  # it carries a caller's own credential, or is not a GET: shared within its run only
             request = call.request
-            what = plan.key if plan is not None else (request.method, request.url, request.body)
+            what = plan.key if plan is not None else _sent(request)
             key = (runs, what, call.occurrence)
         flights = cache.flights
         flight, waiter = flights.join(key, runs)
@@ -326,6 +326,11 @@ class Shared:
             )
         )
         return response
+
+
+def _sent(request: HttpRequest) -> tuple:
+    """What a request sends, as a key (a select sent as a POST: no cache plan of its own)."""
+    return (request.method.upper(), request.url, tuple(sorted(request.headers.items())), request.body)
 
 
 def _check(runs: RunCalls, url: str) -> None:
