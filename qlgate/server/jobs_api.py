@@ -28,6 +28,7 @@ from ..jobs.types import NoTable, types_of
 from ..limits.rate import Rate
 from .auth import Principal
 from .members import refuse_unknown_members
+from .ndjson import ndjson_response, stored_rows, value_rows, wants_ndjson
 from .request import Request
 from .response import Response
 from .response import json_response as _json
@@ -284,6 +285,10 @@ async def job_result(request: Request) -> Response:
         )
     # a result in the cluster's database is sent as it is stored, never decoded and encoded again
     stored = await _call(request, _backend(request).stored_result, job)
+    if wants_ndjson(request):  # a large result a row at a time (``ndjson.py``)
+        if stored is not None:
+            return ndjson_response(stored_rows(stored), encoded=True)
+        return ndjson_response(value_rows(job.result))
     if stored is not None:
         return Response(stored, 200, "application/json; charset=utf-8")
     return _json(job.result)

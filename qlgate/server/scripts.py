@@ -25,6 +25,7 @@ from ..workspace import Workspace
 from .auth import CONSOLE
 from .members import refuse_unknown_members
 from .methods import no_route
+from .ndjson import ndjson_response, value_rows, wants_ndjson
 from .request import Request
 from .response import Response
 from .response import json_response as _json
@@ -79,6 +80,10 @@ class ScriptTooLong(QlError):
 
 class GatewayBusy(QlError):
     status = 503
+
+
+class NotAcceptable(QlError):
+    status = 406
 
 
 # what an upstream may answer that a route answers too: the item asked for is not there.
@@ -181,6 +186,15 @@ async def _execute(
     workspace, policy = gateway.workspace, gateway.policy
     request_id = request.id
     diagnostics = _wants_diagnostics(request)
+    rows = wants_ndjson(request)
+    if rows and diagnostics:  # refused before the run: NDJSON lines are rows, with no room for the calls
+        return error_response(
+            NotAcceptable(
+                'diagnostics come with the JSON form ({"result": …, "diagnostics": …}): '
+                "ask for application/json, or leave diagnostics out of an NDJSON request"
+            ),
+            workspace,
+        )
     request.writes = compiled.writes
     try:
         seconds = policy.request_timeout_ms / 1000
@@ -208,6 +222,8 @@ async def _execute(
     if diagnostics:
         value = {"result": None if value is MISSING else value, "diagnostics": result.diagnostics.to_dict()}
     headers = {"request-id": request_id, **result.headers}
+    if rows:  # a large result a row at a time, encoded as the client reads (``ndjson.py``)
+        return ndjson_response(value_rows(value), headers=headers, secrets=workspace.config.secrets)
     return _json(value, headers=headers, secrets=workspace.config.secrets)
 
 
