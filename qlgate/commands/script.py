@@ -129,12 +129,22 @@ async def _execute(args: argparse.Namespace) -> int:
                 report_problems()
                 # what the run did and said before it failed helps as much as after a success
                 if args.diagnostics and error.diagnostics is not None:
-                    print(error.diagnostics.render(), file=sys.stderr)
+                    print(_which_ebay(config) + error.diagnostics.render(), file=sys.stderr)
                 warn(_not_yet_said(error.warnings, warned))
                 return fail(error)
             report_problems()
     write_json_text(dump_json(result.value), args.format, sys.stdout)
     warn(_not_yet_said(result.warnings, warned))
     if args.diagnostics:
-        print(result.diagnostics.render(), file=sys.stderr)
+        print(_which_ebay(config) + result.diagnostics.render(), file=sys.stderr)
     return 0
+
+
+def _which_ebay(config: Any) -> str:
+    """The line of ``--diagnostics`` that says which eBay the eBay tables called, and
+    why: one exported variable turns ``auto`` from the emulator to eBay production."""
+    if "ebay" not in config.data:
+        return ""
+    from ..ebay.environments import choose
+
+    return f"eBay: {choose(config).describe()}\n"
