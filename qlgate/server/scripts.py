@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl
 
 from ..engine.engine import Compiled, Engine
 from ..engine.options import RunOptions
-from ..errors import InvalidRequestBody, QlError, UpstreamError, UpstreamTimeout
+from ..errors import InvalidRequestBody, QlError, ScriptTooLong, UpstreamError, UpstreamTimeout
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
 from ..request_info import RequestInfo
@@ -72,10 +72,6 @@ class UnsupportedMediaType(QlError):
 
 class MethodNotAllowed(QlError):
     status = 405
-
-
-class ScriptTooLong(QlError):
-    status = 400
 
 
 class GatewayBusy(QlError):
