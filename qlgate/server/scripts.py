@@ -88,12 +88,30 @@ class NotAcceptable(QlError):
 NOT_THERE = frozenset((404, 410))
 
 
+STATEMENT_NAME_CHARS = 100
+
+
+def statement_name(text: str) -> str:
+    """How a route's error names the statement that failed: its first line, cut short.
+    A route is a public API; its caller needs to know which statement failed (with
+    ``line``), not to read the deployer's script, which a one-statement route's whole
+    select (columns, conditions, every line of it) nearly is."""
+    first, _, rest = text.strip().partition("\n")
+    first = " ".join(first.split())
+    if len(first) > STATEMENT_NAME_CHARS:
+        return first[: STATEMENT_NAME_CHARS - 1].rstrip() + "…"
+    return first + (" …" if rest.strip() else "")
+
+
 def error_response(error: QlError, workspace: Workspace, diagnostics: bool = False, *, route: bool = False) -> Response:
     secrets = workspace.config.secrets
     body = {k: v for k, v in error.to_dict().items() if k not in ("error",)}
     status = error.status if isinstance(error.status, int) and 400 <= error.status < 600 else 500
-    if route and isinstance(error, UpstreamError) and error.details.get("upstream_status") in NOT_THERE:
-        status = body["status"] = error.details["upstream_status"]
+    if route:
+        if isinstance(error, UpstreamError) and error.details.get("upstream_status") in NOT_THERE:
+            status = body["status"] = error.details["upstream_status"]
+        if isinstance(body.get("statement"), str):
+            body["statement"] = statement_name(body["statement"])
     body = {"err": secrets.mask(error.message), **secrets.mask_value(body)}
     if diagnostics and error.diagnostics is not None:
         body["diagnostics"] = error.diagnostics.to_dict()

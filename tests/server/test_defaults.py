@@ -18,7 +18,7 @@ ROUTES = {
     "forecast.ql": '-- The forecast.\nreturn select * from forecast where city = "{city}" and days = "{days}"\n'
     "  via route '/weather/{city}?days={days}' with optional params using method get;",
     "item.ql": '-- An item.\nnote = "a long route, whose text the answer need not carry";\n'
-    'found = select * from item where id = "{id}";\n'
+    'found = select * from item\n  where id = "{id}";\n'
     "return \"{found}\" via route '/items/{id}' using method get;",
 }
 
@@ -70,5 +70,9 @@ async def test_an_upstream_404_through_a_route_is_a_404_naming_the_statement(ups
     async with gateway.get("/items/nope") as resp:
         answer = await resp.json()
     assert resp.status == 404 and answer["type"] == "UpstreamError", answer
-    assert answer["line"] == 3 and answer["statement"] == 'select * from item where id = "{id}"'
-    assert "a long route" not in answer["statement"] and "via route" not in answer["statement"]
+    # the statement named by its line and first line, not the route's script read out to its caller
+    assert answer["line"] == 3 and answer["statement"] == "select * from item …"
+    async with gateway.get("/q", params={"s": 'return select * from item\n  where id = "nope";'}) as resp:
+        answer = await resp.json()  # /q: the caller's own script, an upstream 4xx its mistake
+    assert resp.status == 400 and answer["statement"] == 'select * from item\n  where id = "nope"'
+
