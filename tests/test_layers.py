@@ -42,7 +42,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("lang", ("qlgate.lang",)),  # the language: grammar, parser, AST, templates
     ("http", ("qlgate.http",)),  # sending: the client, codecs, the outbound proxy
-    ("config", ("qlgate.config", "qlgate.config_env")),  # the deployer's config; its ``proxy`` is read with http's parser
+    (
+        "config",
+        ("qlgate.config", "qlgate.config_env"),
+    ),  # the deployer's config; its ``proxy`` is read with http's parser
     ("tables", ("qlgate.tables",)),  # table definitions, the requests they build, their answers
     ("routes", ("qlgate.routes",)),  # routes: scripts over tables, behind a path
     # what the engine consults around each call: cached answers, the partner APIs'

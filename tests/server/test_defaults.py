@@ -75,4 +75,3 @@ async def test_an_upstream_404_through_a_route_is_a_404_naming_the_statement(ups
     async with gateway.get("/q", params={"s": 'return select * from item\n  where id = "nope";'}) as resp:
         answer = await resp.json()  # /q: the caller's own script, an upstream 4xx its mistake
     assert resp.status == 400 and answer["statement"] == 'select * from item\n  where id = "nope"'
-
