@@ -38,7 +38,9 @@ def _type_checking_only(node: ast.If) -> bool:
     )
 
 
-def imports_of(path: Path, modules: set[str], module: str | None = None, *, type_checking: bool = False) -> set[str]:
+def imports_of(
+    path: Path, modules: set[str], module: str | None = None, *, type_checking: bool = False
+) -> set[str]:
     """The package modules ``path`` (the module named ``module``) imports when it runs;
     with ``type_checking``, also those it imports for its annotations only (a layer's
     types must not come from above it either: ``tests/test_layers.py``)."""
