@@ -72,14 +72,16 @@ def stored_rows(data: bytes) -> Iterator[bytes]:
     decoder = json.JSONDecoder()
     start = _skip_space(text, 0)
     if not text.startswith("[", start):
-        yield data.strip()
+        yield dump_json_bytes(json.loads(text))  # one value: one line
         return
     index = _skip_space(text, start + 1)
     if text.startswith("]", index):
         return
     while True:
-        _, end = decoder.raw_decode(text, index)
-        yield text[index:end].encode("utf-8")
+        row, end = decoder.raw_decode(text, index)
+        piece = text[index:end]
+        # compact as stored (a string's line breaks are escapes); written otherwise, made so
+        yield piece.encode("utf-8") if "\n" not in piece else dump_json_bytes(row)
         index = _skip_space(text, end)
         if text.startswith(",", index):
             index = _skip_space(text, index + 1)

@@ -157,10 +157,14 @@ def dechunk(data: bytes) -> bytes:
         b"[ ]",
         b'{"one":"value"}',
         b' [ 1 , {"b" : 2} ] ',
+        b'[{\n  "pretty": [1,\n 2]\n}, {"a":\n"b\\nc"}]',
+        b'{\n"one": 1\n}',
     ],
 )
 def test_stored_results_are_split_into_rows_without_a_tree(stored):
-    rows = [json.loads(row) for row in stored_rows(stored)]
+    lines = list(stored_rows(stored))
+    assert not any(b"\n" in line for line in lines)  # each row one line, however it was stored
+    rows = [json.loads(row) for row in lines]
     value = json.loads(stored)
     assert rows == (value if isinstance(value, list) else [value])
 
