@@ -7,7 +7,9 @@ before it can parse any. As NDJSON the rows are encoded a batch at a time
 (``BATCH_BYTES``) as the client reads them — the connection waits while the
 client's socket is full (``Connection``'s flow control) — so the gateway holds the
 result and one batch, never a second copy of the whole; the client parses each
-line as it comes.
+line as it comes. The result itself is whole before its first row goes (the engine
+completes a script's value before it is answered): its peak is the decoding of the
+upstream's answers, which ``bench/ndjson_memory.py`` shows.
 
 A list is sent one element per line; any other value (an object, a scalar) as one
 line; no value (``MISSING``) as no line. The answer is ``Transfer-Encoding:
