@@ -184,3 +184,20 @@ async def test_a_jobs_result_as_ndjson(upstream, engine_for, tmp_path):
                 assert (await resp.json())["state"] == "done"
             async with session.get(f"/jobs/{job}/result", headers=NDJSON) as resp:
                 assert resp.content_type == "application/x-ndjson" and lines(await resp.read()) == ROWS
+
+
+async def test_a_client_gone_mid_stream_or_asking_head_ends_the_stream_quietly(upstream, engine_for, caplog):
+    upstream.reply("GET", "/rows", json_body=[{"n": i, "pad": "x" * 180} for i in range(20_000)])
+    async with served_server(engine_for(TABLES, routes=ROUTES)) as (server, session):
+        sock = raw_get(server.port, "/rows", rcvbuf=16384)
+        assert (await asyncio.to_thread(sock.recv, 1024)).startswith(b"HTTP/1.1 200")
+        sock.close()  # gone, four megabytes of rows unsent
+        deadline = time.monotonic() + 30
+        while server.server.connections:
+            assert time.monotonic() < deadline, "the connection outlived its client"
+            await asyncio.sleep(0.05)
+        async with session.head("/rows", headers=NDJSON) as resp:
+            assert resp.status == 200 and await resp.read() == b""
+        async with session.get("/rows", headers=NDJSON) as resp:  # and it serves on
+            assert len(lines(await resp.read())) == 20_000
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")], caplog.text
