@@ -110,6 +110,14 @@ class InvalidRequestBody(QlError):
     status = 400
 
 
+class ScriptTooLong(QlError):
+    """A script longer than ``gateway.maxScriptLength``: refused before it is parsed, on the
+    gateway (a caller's) and by ``qlgate run`` alike, since compiling takes time and memory
+    in proportion to its length (4 MB: over a minute and 600 MB)."""
+
+    status = 400
+
+
 class CompileError(QlError):
     """The script parses but cannot run: unresolved symbol, cycle, duplicate assignment…"""
 

@@ -42,7 +42,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("lang", ("qlgate.lang",)),  # the language: grammar, parser, AST, templates
     ("http", ("qlgate.http",)),  # sending: the client, codecs, the outbound proxy
-    ("config", ("qlgate.config",)),  # the deployer's config; its ``proxy`` is read with http's parser
+    # the deployer's config (its ``proxy`` is read with http's parser), and which
+    # environment variable a key is read from (config_env: the names messages give)
+    ("config", ("qlgate.config", "qlgate.config_env")),
     ("tables", ("qlgate.tables",)),  # table definitions, the requests they build, their answers
     ("routes", ("qlgate.routes",)),  # routes: scripts over tables, behind a path
     # what the engine consults around each call: cached answers, the partner APIs'

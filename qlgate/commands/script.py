@@ -132,6 +132,7 @@ async def _execute(args: argparse.Namespace) -> int:
     script, origin, base_dir = _script(args)
     context = dict(parse_var(v) for v in args.var or ())
     config = load_config(args.config)
+    _check_length(script, origin, config)
     # the host's limits, when its job backend keeps them, hold for the run's calls too
     with host_limits_if_set(config) as limits:
         # lazily: only the tables the script names are compiled, the emulator is built if called
@@ -161,12 +162,48 @@ async def _execute(args: argparse.Namespace) -> int:
                 report_problems()
                 # what the run did and said before it failed helps as much as after a success
                 if args.diagnostics and error.diagnostics is not None:
-                    print(error.diagnostics.render(), file=sys.stderr)
+                    print(_which_ebay(config) + error.diagnostics.render(), file=sys.stderr)
                 warn(_not_yet_said(error.warnings, warned))
                 return fail(error)
             report_problems()
     write_json_text(dump_json(result.value), args.format, sys.stdout)
     warn(_not_yet_said(result.warnings, warned))
     if args.diagnostics:
-        print(result.diagnostics.render(), file=sys.stderr)
+        print(_which_ebay(config) + result.diagnostics.render(), file=sys.stderr)
     return 0
+
+
+# what ``qlgate run`` compiles when the config sets no gateway.maxScriptLength: a MiB of
+# dense statements parses in some 10 s on a loaded 2-core machine (long quoted text costs
+# far less: 660 KB of JSON literal runs in 2 s); the gateway's 64 KiB default is for
+# callers' scripts, and would refuse the deployer's own large literals
+RUN_MAX_SCRIPT_LENGTH = 1_048_576
+
+
+def _check_length(script: str, origin: str, config: Any) -> None:
+    """A length limit, said at once: a 4 MB script compiled for a minute and a half in
+    600 MB before it said anything (the time grows with the length, mostly parsing).
+    The gateway's ``gateway.maxScriptLength`` when the config sets one, else
+    ``RUN_MAX_SCRIPT_LENGTH``; the error says how to run a longer script anyway."""
+    from ..errors import ScriptTooLong
+
+    gateway = config.data.get("gateway")
+    given = gateway.get("maxScriptLength") if isinstance(gateway, dict) else None
+    limit = given if isinstance(given, int) else RUN_MAX_SCRIPT_LENGTH
+    if len(script) > limit:
+        raise ScriptTooLong(
+            f"{origin} is {len(script):,} characters; qlgate run takes scripts up to {limit:,} "
+            f"({'gateway.maxScriptLength, as the gateway' if given else 'unless the config raises gateway.maxScriptLength'}): "
+            "compiling takes time and memory in proportion to the length (4 MB: over a minute "
+            "and 600 MB). Set gateway.maxScriptLength in the config to run a longer one"
+        )
+
+
+def _which_ebay(config: Any) -> str:
+    """The line of ``--diagnostics`` that says which eBay the eBay tables called, and
+    why: one exported variable turns ``auto`` from the emulator to eBay production."""
+    if "ebay" not in config.data:
+        return ""
+    from ..ebay.environments import choose
+
+    return f"eBay: {choose(config).describe()}\n"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..emulators import find_emulator
-from .environments import resolved_environment, with_endpoints
+from .environments import choose, resolved_environment, with_endpoints
 
 if TYPE_CHECKING:
     from ..emulators import Emulator, EmulatorServer, RunningEmulator
@@ -65,7 +65,7 @@ def with_ebay_endpoints(config: Config) -> Config:
     endpoints filled in where it leaves them empty (qlgate.ebay.environments)."""
     if "ebay" not in config.data:
         return config
-    environment = resolved_environment(config.data)
+    environment = choose(config).environment  # eBay's own with half its keys set stops here
     if environment == "emulator":
         return config
     return Config.from_dict(with_endpoints(config.data, environment), env={}, path=config.path, secrets=config.secrets)

@@ -16,8 +16,11 @@ environment's.
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
+from ..config import Config
+from ..config_env import named, variables_at
 from ..errors import ConfigError
 
 ENVIRONMENTS = ("auto", "emulator", "sandbox", "production")
@@ -68,17 +71,35 @@ def environment_of(data: dict[str, Any]) -> str:
     return chosen
 
 
+# the keys whose value, any of them, makes ``auto`` mean eBay's own rather than the emulator
+CREDENTIAL_KEYS: tuple[tuple[str, ...], ...] = (
+    ("auth", "ebay.app", "clientId"),
+    ("auth", "ebay.app", "clientSecret"),
+    ("auth", "ebay.user", "clientId"),
+    ("tables", "ebay", "finding", "appname"),
+    ("tables", "ebay", "trading", "eBayAuthToken"),
+)
+# what every call to eBay's own needs: the application's keys (the OAuth client of
+# ``ebay.app``, which the REST tables get their tokens with; its id is also the App ID
+# the Finding and Shopping tables send). One without the other fails every REST call.
+APP_KEYS: tuple[tuple[str, ...], ...] = (("auth", "ebay.app", "clientId"), ("auth", "ebay.app", "clientSecret"))
+
+
+def _value_at(data: Any, key: tuple[str, ...]) -> Any:
+    for step in key:
+        data = _object(data).get(step)
+    return data
+
+
+def _is_set(data: dict[str, Any], key: tuple[str, ...]) -> bool:
+    value = _value_at(data, key)
+    return isinstance(value, str) and bool(value.strip())
+
+
 def has_credentials(data: dict[str, Any]) -> bool:
     """Does the config carry real eBay credentials (a Trading token, an app id, an
-    OAuth client id)? ``auto`` picks the emulator when it does not."""
-    ebay = _object(_object(data).get("tables")).get("ebay")
-    auth = _object(data.get("auth"))
-    found = [
-        _object(_object(ebay).get("trading")).get("eBayAuthToken"),
-        _object(_object(ebay).get("finding")).get("appname"),
-        *(_object(auth.get(name)).get("clientId") for name in ("ebay.app", "ebay.user")),
-    ]
-    return any(isinstance(v, str) and v.strip() for v in found)
+    OAuth client id or secret)? ``auto`` picks the emulator when it does not."""
+    return any(_is_set(data, key) for key in CREDENTIAL_KEYS)
 
 
 def _object(value: Any) -> dict[str, Any]:
@@ -124,3 +145,60 @@ def with_endpoints(data: dict[str, Any], environment: str) -> dict[str, Any]:
     if environment not in ENDPOINTS:
         raise ConfigError(f"no fixed endpoints for eBay environment {environment!r}")
     return fill(data, ENDPOINTS[environment])
+
+
+class EbayCredentialsIncomplete(ConfigError):
+    """eBay's own was chosen with only part of the application's keys set: every REST
+    call would fail on its token, so nothing starts (``details["missing"]`` names the
+    environment variables, or the keys, to set)."""
+
+
+@dataclass(frozen=True)
+class EbayChoice:
+    """Which eBay the eBay tables talk to, and why, in words an operator can act on
+    (the serve banner and ``qlgate run --diagnostics`` say it)."""
+
+    environment: str  # emulator, sandbox or production
+    why: str
+
+    def describe(self) -> str:
+        where = "the built-in emulator" if self.environment == "emulator" else f"eBay {self.environment}"
+        return f"{where}: {self.why}"
+
+
+def choose(config: Config) -> EbayChoice:
+    """The eBay ``config`` asks for, and why; an ``EbayCredentialsIncomplete`` when it
+    is eBay's own and only part of the application's keys is set."""
+    data = config.data
+    chosen = environment_of(data)
+    said = [named(config, key) for key in CREDENTIAL_KEYS if _is_set(data, key)]
+    set_names = ", ".join(dict.fromkeys(said))
+    if chosen == "auto":
+        environment = "production" if said else "emulator"
+        if said:
+            why = (
+                f"ebay.environment is auto and eBay credentials are set ({set_names}); "
+                f"{named(config, ('ebay', 'environment'))}=emulator keeps the emulator, =sandbox for eBay's sandbox"
+            )
+        else:
+            app = " and ".join(dict.fromkeys(named(config, key) for key in APP_KEYS))
+            why = f"ebay.environment is auto and no eBay credentials are set ({app} for eBay's own)"
+    else:
+        environment = chosen
+        given = variables_at(config, ("ebay", "environment"))
+        why = f"ebay.environment is {chosen}" + (f" ({given[0]} set)" if given else "")
+    if environment == "production" and said and "ebay.app" in _object(data.get("auth")):
+        missing = [key for key in APP_KEYS if not _is_set(data, key)]
+        if missing:
+            names = [named(config, key) for key in missing]
+            reason = (
+                f"{set_names} being set made ebay.environment auto choose eBay production" if chosen == "auto" else why
+            )
+            raise EbayCredentialsIncomplete(
+                f"eBay {environment} needs the application's keys, and only part of them is set: "
+                f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} not ({reason}). "
+                f"Set {' and '.join(names)} too, or unset {set_names} (or set "
+                f"{named(config, ('ebay', 'environment'))}=emulator) for the built-in emulator",
+                missing=names,
+            )
+    return EbayChoice(environment, why)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..config import Config
+from ..config_env import variables_at
 from .client import fetch_token
 from .entries import OAuthEntry, entries_of, entry_of, parse_entry
 from .errors import AuthConfigError
@@ -62,7 +63,10 @@ class TokenManager:
         """The checked config entry ``name`` (an ``AuthConfigError`` naming it and the key)."""
         entry = self._entries.get(name)
         if entry is None:
-            entry = self._entries[name] = entry_of(self.config.data, name)
+            try:
+                entry = self._entries[name] = entry_of(self.config.data, name)
+            except AuthConfigError as error:
+                raise _naming_its_variable(error, self.config, name) from None
             for secret in entry.secrets():
                 self.config.secrets.add(secret)
         return entry
@@ -200,3 +204,17 @@ def _retrieved(flight: asyncio.Future[Token]) -> None:
     """Mark a failed fetch's error as seen: its callers got it, or have all gone."""
     if not flight.cancelled():
         flight.exception()
+
+
+def _naming_its_variable(error: AuthConfigError, config: Config, name: str) -> AuthConfigError:
+    """``error`` about an empty key, saying which environment variable fills it: "clientId
+    is missing" is a riddle to someone who exported EBAY_APP_ID but not EBAY_CERT_ID."""
+    key = error.details.get("key")
+    variables = variables_at(config, ("auth", name, key)) if isinstance(key, str) else []
+    if not variables or "is missing" not in error.message:
+        return error
+    unset = " or ".join(variables)
+    message = error.message.replace("(is its environment variable set?)", f"(set {unset})")
+    if message == error.message:
+        message = f"{message} (set {unset})"
+    return AuthConfigError(message, entry=name, key=key, variable=variables[0])

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._version import __version__
+from ..ebay.environments import EbayChoice
 from ..errors import QlError
 from ..trust import fixed_origin
 from ..workspace import Workspace
@@ -83,7 +84,7 @@ def gather(args: Any, gateway: Gateway, workspace: Workspace) -> Facts:
     data = engine.config.data
     gatekeeper = gateway.gatekeeper
     emulator = getattr(workspace.emulator, "base", None)
-    ebay = _ebay(data, emulator)
+    ebay = _ebay(data, emulator, getattr(args, "ebay_choice", None))
     skip = {fixed_origin(emulator)} if emulator else set()
     if ebay is not None:
         skip |= {fixed_origin(str(url)) for url in _ebay_endpoints(data)}
@@ -108,14 +109,17 @@ def url_of(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def _ebay(data: dict[str, Any], emulator: str | None) -> str | None:
-    """Which eBay the eBay tables talk to (``ebay.environment``), in words."""
+def _ebay(data: dict[str, Any], emulator: str | None, choice: EbayChoice | None = None) -> str | None:
+    """Which eBay the eBay tables talk to (``ebay.environment``), and why, in words:
+    exporting one eBay variable switches ``auto`` to production, which must not go
+    unsaid. ``choice``: what ``serve`` chose from the config as loaded (the workers'
+    config says ``emulator`` once the shared emulator is set up, not why)."""
     from ..ebay.environments import resolved_environment
 
+    why = f": {choice.why}" if choice is not None else ""
     if emulator is not None:
-        return (
-            f"eBay tables use the built-in emulator at {emulator} (no eBay credentials configured; "
-            "EBAY_ENVIRONMENT=sandbox or production for eBay's own)"
+        return f"eBay tables use the built-in emulator at {emulator}" + (
+            why or " (no eBay credentials configured; EBAY_ENVIRONMENT=sandbox or production for eBay's own)"
         )
     if "ebay" not in data:
         return None
@@ -125,8 +129,8 @@ def _ebay(data: dict[str, Any], emulator: str | None) -> str | None:
         return None
     where = _rest_hosts(data).get("api", "REST hosts not set")
     if environment == "emulator":  # serve --workers N: one emulator for every process
-        return f"eBay tables use the built-in emulator at {where} (shared by the gateway processes)"
-    return f"eBay tables talk to eBay's {environment} ({where})"
+        return f"eBay tables use the built-in emulator at {where} (shared by the gateway processes){why}"
+    return f"eBay tables talk to eBay's {environment} ({where}){why}"
 
 
 def _rest_hosts(data: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, NamedTuple
 
 import httptools
@@ -213,6 +214,8 @@ class Connection(asyncio.Protocol):
                 response = refusal if refusal is not None else await answer(request)
                 if server.closing or response.close or (self.stopped and self.last is None and not self.queue):
                     keep_alive = False  # the last answer before the connection closes says so
+                if response.stream is not None and version != "1.1":
+                    keep_alive = False  # HTTP/1.0 has no chunks: the close ends a streamed body
                 try:
                     data = encode(response, request.method == "HEAD", keep_alive, version)
                 except BadHeader as error:
@@ -222,6 +225,10 @@ class Connection(asyncio.Protocol):
                 if self.closed or self.transport is None:
                     return
                 self.transport.write(data)
+                if response.stream is not None and not await self._send_stream(
+                    response.stream, request.method != "HEAD", version == "1.1"
+                ):
+                    return
                 if not keep_alive:
                     self._close_after_answers()
                     return
@@ -244,6 +251,32 @@ class Connection(asyncio.Protocol):
             self._continue()
             if not self.reader.in_message:
                 self.timer.set(IDLE_TIMEOUT_S)
+
+    async def _send_stream(self, stream: AsyncGenerator[bytes, None], send: bool, chunked: bool) -> bool:
+        """Send a streamed body (``ndjson.py``) a chunk at a time, each once the client has
+        read enough of the one before (``writable``): what the gateway holds is one chunk,
+        not the answer. False when the connection went away (or the stream failed, which
+        cuts the answer short: a client sees no last chunk, and knows)."""
+        try:
+            if send:
+                async for chunk in stream:
+                    if self.closed or self.transport is None:
+                        return False
+                    if chunk:
+                        self.transport.writelines((b"%x\r\n" % len(chunk), chunk, b"\r\n") if chunked else (chunk,))
+                    if self.writable is not None and not self.writable.done():
+                        await self.writable
+            if self.closed or self.transport is None:
+                return False
+            if send and chunked:
+                self.transport.write(b"0\r\n\r\n")
+            return True
+        except Exception:  # a bug in a stream: logged, and the answer cut short by the close
+            log.exception("a streamed answer to %s failed", self.remote)
+            self.abort()
+            return False
+        finally:
+            await stream.aclose()
 
     # ------------------------------------------------------------------ stopping
     def _after_stop(self) -> None:

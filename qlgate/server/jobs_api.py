@@ -27,6 +27,8 @@ from ..jobs.model import MAX_JOB_ID, Job, JobError, JobSpec, QueueFull, parse_ti
 from ..jobs.types import NoTable, types_of
 from ..limits.rate import Rate
 from .auth import Principal
+from .members import refuse_unknown_members
+from .ndjson import ndjson_response, stored_rows, value_rows, wants_ndjson
 from .request import Request
 from .response import Response
 from .response import json_response as _json
@@ -37,6 +39,10 @@ log = logging.getLogger("qlgate.jobs.api")
 MAX_WAIT_S = 60.0
 MAX_LIST = 1000
 MAX_LONG_POLLS = 16  # long polls blocked in the backend's wait at once
+
+
+# what a submission's JSON body may hold (``submit`` reads each)
+SUBMIT_MEMBERS = ("script", "vars", "types", "priority", "not_before", "max_attempts", "max_seconds", "idempotency_key")
 
 
 def _summary(job: Job) -> dict[str, Any]:
@@ -189,6 +195,10 @@ async def submit(request: Request) -> Response:
     body = await _body(request)
     if not isinstance(body, dict) or not isinstance(body.get("script"), str):
         return _json({"err": 'the body must be a JSON object with a "script"'}, status=400)
+    try:  # a mistyped member ("varz") would otherwise run the job without it
+        refuse_unknown_members(body, SUBMIT_MEMBERS, "POST /jobs")
+    except QlError as error:
+        return error_response(error, request.gateway.workspace)
     if not request.gateway.policy.adhoc_enabled:
         return _json({"err": "callers' scripts are disabled on this gateway (gateway.adhoc.enabled)"}, status=403)
     workspace = request.gateway.workspace
@@ -275,6 +285,10 @@ async def job_result(request: Request) -> Response:
         )
     # a result in the cluster's database is sent as it is stored, never decoded and encoded again
     stored = await _call(request, _backend(request).stored_result, job)
+    if wants_ndjson(request):  # a large result a row at a time (``ndjson.py``)
+        if stored is not None:
+            return ndjson_response(stored_rows(stored), encoded=True)
+        return ndjson_response(value_rows(job.result))
     if stored is not None:
         return Response(stored, 200, "application/json; charset=utf-8")
     return _json(job.result)

@@ -14,7 +14,7 @@ import zlib
 
 from ..engine.engine import new_request_id
 from ..errors import QlError
-from . import accesslog, pages
+from . import accesslog, ndjson, pages
 from .auth import NotAuthenticated
 from .methods import not_allowed, not_found
 from .request import Request
@@ -122,7 +122,7 @@ def _compress(request: Request, response: Response) -> None:
     """§14.4: gzip or deflate by Accept-Encoding (q values honoured, ``*`` = gzip)."""
     response.headers["Vary"] = "Accept-Encoding"
     body = response.body
-    if len(body) < 1024:
+    if len(body) < 1024 and response.stream is None:
         return
     accepted = request.headers.get("Accept-Encoding")
     if not accepted:  # most API clients ask for none
@@ -146,6 +146,10 @@ def _compress(request: Request, response: Response) -> None:
     )
     if choices and "Content-Encoding" not in response.headers:
         coding = choices[0][1]
+        if response.stream is not None:  # an NDJSON result: compressed a chunk at a time
+            response.stream = ndjson.compressed(response.stream, coding)
+            response.headers["Content-Encoding"] = coding
+            return
         response.body = (
             gzip.compress(body, COMPRESS_LEVEL, mtime=0) if coding == "gzip" else zlib.compress(body, COMPRESS_LEVEL)
         )

@@ -1,16 +1,18 @@
 """An answer of the gateway's: its status, headers and body, the one JSON shape
 every answer (and every error) takes, and the bytes of it on the wire.
 
-Bodies are bytes, whole: the gateway's answers are JSON documents it has
-encoded already (a script's result, an error, a describe page), so there is
-nothing to stream, and one ``write`` per answer is the cheapest way out.
+Bodies are bytes, whole: most of the gateway's answers are JSON documents it
+has encoded already (a script's result, an error, a describe page), and one
+``write`` per answer is the cheapest way out. The one exception is a result
+asked for as NDJSON (``ndjson.py``): its ``stream`` yields the body a chunk at
+a time, sent chunked as the client reads it (``Connection``).
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncGenerator, Iterator
 from email.utils import formatdate
 from http import HTTPStatus
 from typing import Any
@@ -28,6 +30,7 @@ ERROR_TYPES = {
     403: "Forbidden",
     404: "NotFound",
     405: "MethodNotAllowed",
+    406: "NotAcceptable",
     408: "RequestTimeout",
     409: "Conflict",
     413: "PayloadTooLarge",
@@ -87,7 +90,7 @@ class Headers:
 class Response:
     """One answer. ``content_type`` is also its ``Content-Type`` header."""
 
-    __slots__ = ("body", "close", "headers", "status")
+    __slots__ = ("body", "close", "headers", "status", "stream")
 
     def __init__(
         self,
@@ -100,6 +103,8 @@ class Response:
         self.body = body
         self.headers = Headers(headers)
         self.close = False  # the connection closes after it (a malformed request, a body not read)
+        # the body a chunk at a time, instead of ``body`` (an NDJSON result, ``ndjson.py``)
+        self.stream: AsyncGenerator[bytes, None] | None = None
         if content_type is not None:
             self.headers["Content-Type"] = content_type
 
@@ -209,7 +214,10 @@ def encode(response: Response, head_only: bool, keep_alive: bool, version: str) 
         if verdict is _BAD or not (value.isprintable() or _VALUE_OK.match(value)):
             raise BadHeader(f"a control character in the header {name[:40]!r}, or a name that is not a token")
         parts.append(f"{name}: {value}\r\n")
-    parts.append(f"Content-Length: {len(body)}\r\n")
+    if response.stream is None:
+        parts.append(f"Content-Length: {len(body)}\r\n")
+    elif version == "1.1":
+        parts.append("Transfer-Encoding: chunked\r\n")  # HTTP/1.0: the close ends the body (keep_alive is false)
     if not keep_alive:
         parts.append("Connection: close\r\n")
     elif version == "1.0":

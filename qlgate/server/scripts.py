@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl
 
 from ..engine.engine import Compiled, Engine
 from ..engine.options import RunOptions
-from ..errors import InvalidRequestBody, QlError, UpstreamTimeout
+from ..errors import InvalidRequestBody, QlError, ScriptTooLong, UpstreamError, UpstreamTimeout
 from ..http.codecs import CharsetError, decode_text, load_json
 from ..http.xml import XmlError, xml_to_json
 from ..request_info import RequestInfo
@@ -23,7 +23,9 @@ from ..trust import Trust
 from ..values import MISSING
 from ..workspace import Workspace
 from .auth import CONSOLE
+from .members import refuse_unknown_members
 from .methods import no_route
+from .ndjson import ndjson_response, value_rows, wants_ndjson
 from .request import Request
 from .response import Response
 from .response import json_response as _json
@@ -72,21 +74,47 @@ class MethodNotAllowed(QlError):
     status = 405
 
 
-class ScriptTooLong(QlError):
-    status = 400
-
-
 class GatewayBusy(QlError):
     status = 503
 
 
-def error_response(error: QlError, workspace: Workspace, diagnostics: bool = False) -> Response:
+class NotAcceptable(QlError):
+    status = 406
+
+
+# what an upstream may answer that a route answers too: the item asked for is not there.
+# A route is a public API, and its callers tell "no such item" (404) from "you asked
+# wrongly" (400); /q keeps 400, the caller's script having named the upstream call itself.
+NOT_THERE = frozenset((404, 410))
+
+
+STATEMENT_NAME_CHARS = 100
+
+
+def statement_name(text: str) -> str:
+    """How a route's error names the statement that failed: its first line, cut short.
+    A route is a public API; its caller needs to know which statement failed (with
+    ``line``), not to read the deployer's script, which a one-statement route's whole
+    select (columns, conditions, every line of it) nearly is."""
+    first, _, rest = text.strip().partition("\n")
+    first = " ".join(first.split())
+    if len(first) > STATEMENT_NAME_CHARS:
+        return first[: STATEMENT_NAME_CHARS - 1].rstrip() + "…"
+    return first + (" …" if rest.strip() else "")
+
+
+def error_response(error: QlError, workspace: Workspace, diagnostics: bool = False, *, route: bool = False) -> Response:
     secrets = workspace.config.secrets
     body = {k: v for k, v in error.to_dict().items() if k not in ("error",)}
+    status = error.status if isinstance(error.status, int) and 400 <= error.status < 600 else 500
+    if route:
+        if isinstance(error, UpstreamError) and error.details.get("upstream_status") in NOT_THERE:
+            status = body["status"] = error.details["upstream_status"]
+        if isinstance(body.get("statement"), str):
+            body["statement"] = statement_name(body["statement"])
     body = {"err": secrets.mask(error.message), **secrets.mask_value(body)}
     if diagnostics and error.diagnostics is not None:
         body["diagnostics"] = error.diagnostics.to_dict()
-    status = error.status if isinstance(error.status, int) and 400 <= error.status < 600 else 500
     if isinstance(error, UpstreamTimeout):
         status = 504
     headers = {}
@@ -166,11 +194,21 @@ async def _execute(
     base_dir: Path | None,
     *,
     values_only: frozenset[str] = frozenset(),
+    route: bool = False,
 ) -> Response:
     gateway = request.gateway
     workspace, policy = gateway.workspace, gateway.policy
     request_id = request.id
     diagnostics = _wants_diagnostics(request)
+    rows = wants_ndjson(request)
+    if rows and diagnostics:  # refused before the run: NDJSON lines are rows, with no room for the calls
+        return error_response(
+            NotAcceptable(
+                'diagnostics come with the JSON form ({"result": …, "diagnostics": …}): '
+                "ask for application/json, or leave diagnostics out of an NDJSON request"
+            ),
+            workspace,
+        )
     request.writes = compiled.writes
     try:
         seconds = policy.request_timeout_ms / 1000
@@ -187,7 +225,7 @@ async def _execute(
             )
             result = await workspace.engine.run_compiled(compiled, options)
     except QlError as error:
-        return error_response(error, workspace, diagnostics)
+        return error_response(error, workspace, diagnostics, route=route)
     except TimeoutError:
         return _json(
             {"err": f"the request took longer than {policy.request_timeout_ms} ms (gateway.requestTimeoutMs)"},
@@ -198,22 +236,29 @@ async def _execute(
     if diagnostics:
         value = {"result": None if value is MISSING else value, "diagnostics": result.diagnostics.to_dict()}
     headers = {"request-id": request_id, **result.headers}
+    if rows:  # a large result a row at a time, encoded as the client reads (``ndjson.py``)
+        return ndjson_response(value_rows(value), headers=headers, secrets=workspace.config.secrets)
     return _json(value, headers=headers, secrets=workspace.config.secrets)
 
 
 # ------------------------------------------------------------------ /q
 
 
-async def _script_of(request: Request) -> str | None:
-    """The script of a /q request: ``?s=`` (GET or POST), or a POST body that is the
-    script (text/plain), a form with ``s``, or JSON ``{"s": …}``."""
+# what a JSON body of /q may hold: the script (``s``, or ``script`` as /jobs names it) and its variables
+Q_MEMBERS = ("s", "script", "vars")
+
+
+async def _script_of(request: Request) -> tuple[str | None, dict[str, Any]]:
+    """The script of a /q request and its variables: ``?s=`` (GET or POST), or a POST
+    body that is the script (text/plain), a form with ``s``, or JSON ``{"s": …,
+    "vars": {…}}`` (the shape /jobs takes; any other member is a 400 naming it)."""
     script = request.query.get("s")
     if script is not None or request.method in ("GET", "HEAD") or not request.body_exists:
-        return script
+        return script, {}
     raw = await request.read()
     ctype = (request.content_type or "").lower()
     if ctype in ("", "text/plain", "application/octet-stream", "application/x-qlgate"):
-        return body_text(raw, request)
+        return body_text(raw, request), {}
     if ctype == "application/x-www-form-urlencoded":
         text = body_text(raw, request)
         script = dict(parse_qsl(text, keep_blank_values=True)).get("s")
@@ -226,14 +271,20 @@ async def _script_of(request: Request) -> str | None:
                 "script as the form field s (curl --data-urlencode 's=…'), or as text "
                 "(curl -H 'Content-Type: text/plain' --data-binary …)"
             )
-        return script
+        return script, {}
     if ctype == "application/json":
         try:
             body = load_json(body_text(raw, request))
         except ValueError as e:
             raise InvalidRequestBody(f"the body is not JSON: {e}") from None
-        value = body.get("s", body.get("script")) if isinstance(body, dict) else None
-        return value if isinstance(value, str) else None
+        if not isinstance(body, dict):
+            raise InvalidRequestBody('the JSON body of /q must be an object: {"s": …, "vars": {…}}')
+        refuse_unknown_members(body, Q_MEMBERS, "/q")
+        variables = body.get("vars") or {}
+        if not isinstance(variables, dict):
+            raise InvalidRequestBody('"vars" must be an object of the script\'s variables, {"name": value}')
+        value = body.get("s", body.get("script"))
+        return (value if isinstance(value, str) else None), variables
     raise UnsupportedMediaType(
         f"/q takes the script as text/plain, a form field 's' or JSON {{\"s\": …}}, not {ctype[:60]}"
     )
@@ -261,7 +312,7 @@ async def handle_q(request: Request) -> Response:
     gateway = request.gateway
     workspace, policy = gateway.workspace, gateway.policy
     try:
-        script = await _script_of(request)
+        script, variables = await _script_of(request)
         if not script:
             return _json(
                 {"err": 'Missing query: give the script as ?s=…, a text body, a form field s or JSON {"s": …}'},
@@ -284,7 +335,7 @@ async def handle_q(request: Request) -> Response:
             )
     except QlError as error:
         return error_response(error, workspace)
-    return await _execute(request, compiled, {}, request_info(request), None)
+    return await _execute(request, compiled, variables, request_info(request), None)
 
 
 # ------------------------------------------------------------------ routes
@@ -308,12 +359,13 @@ async def handle_route(request: Request) -> Response:
     context.update(route.defaults)
     context.update(bound)
     declared = set(route.defaults) | set(bound)
+    # a query parameter the caller leaves out stays unset, as a variable no ``--var`` gives
+    # in ``qlgate run``: a condition on it is dropped and the table's ``using defaults``
+    # applies (a null would be sent as ``days=``, overriding the default)
     for key, (var, _) in route.query.items():
         declared.add(var)
         if key in query:
             context[var] = query[key]
-        elif var not in context:
-            context[var] = None
     compiled = gateway.compiled_routes[id(route)]
     return await _execute(
         request,
@@ -322,4 +374,5 @@ async def handle_route(request: Request) -> Response:
         request_info(request, bound),
         Path(route.file).parent,
         values_only=frozenset(body_members - declared),
+        route=True,
     )

@@ -85,6 +85,7 @@ def workers_count(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     """Serve until a signal; with ``--workers N`` N processes share the port (SO_REUSEPORT).
     A port that is taken stops it before anything loads (``listen.py``)."""
+    from ..ebay.environments import choose
     from ..workspace import load_config
     from .auth import Gatekeeper, loopback_host
     from .listen import check_can_listen
@@ -93,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
     config = load_config(args.config)
+    if "ebay" in config.data:  # which eBay, and why, for the banner; half of eBay's keys stops here
+        args.ebay_choice = choose(config)
     gatekeeper = Gatekeeper.from_config(config.data)  # a bad key list stops us here, not per request
     if gatekeeper.open and not loopback_host(args.host) and not getattr(args, "insecure", False):
         raise UsageError(

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from qlgate.config import Config
 from qlgate.ebay.emulation import wants_emulator, with_ebay_endpoints
-from qlgate.ebay.environments import environment_of, resolved_environment, with_endpoints
+from qlgate.ebay.environments import (
+    EbayCredentialsIncomplete,
+    choose,
+    environment_of,
+    resolved_environment,
+    with_endpoints,
+)
 from qlgate.errors import ConfigError
+from qlgate.ports import free_port
 
 DEV = "config/dev.json"
 
@@ -47,7 +59,8 @@ def test_the_emulator_can_be_forced_even_with_credentials():
 
 
 def test_an_endpoint_the_config_sets_is_kept():
-    config = Config.load(DEV, env={"EBAY_APP_ID": "a", "EBAY_TRADING_GATEWAY": "https://proxy.example/ws"})
+    env = {"EBAY_APP_ID": "a", "EBAY_CERT_ID": "c", "EBAY_TRADING_GATEWAY": "https://proxy.example/ws"}
+    config = Config.load(DEV, env=env)
     assert with_ebay_endpoints(config).data["tables"]["ebay"]["trading"]["gateway"] == "https://proxy.example/ws"
 
 
@@ -89,3 +102,63 @@ def test_malformed_sections_hold_no_credentials_and_crash_nothing(data):
     assert wants_emulator(config)
     production = Config.from_dict({"ebay": {"environment": "production"}, **data}, env={})
     assert with_ebay_endpoints(production).data["ebay"] == {"environment": "production"}
+
+
+@pytest.mark.parametrize(
+    ("env", "missing"),
+    [({"EBAY_APP_ID": "my-app"}, "EBAY_CERT_ID"), ({"EBAY_CERT_ID": "my-cert"}, "EBAY_APP_ID")],
+)
+def test_half_the_app_keys_refuse_production_naming_the_variable_to_set(env, missing):
+    """Exporting EBAY_APP_ID alone used to switch ``auto`` to eBay production silently,
+    where every REST call then failed on its token."""
+    config = Config.load(DEV, env=env)
+    with pytest.raises(EbayCredentialsIncomplete) as caught:
+        with_ebay_endpoints(config)
+    error = caught.value
+    assert error.details["missing"] == [missing] and f"{missing} is not" in error.message
+    assert f"unset {next(iter(env))}" in error.message and "EBAY_ENVIRONMENT=emulator" in error.message
+    with pytest.raises(EbayCredentialsIncomplete):  # asked for by name, the same
+        with_ebay_endpoints(Config.load(DEV, env={**env, "EBAY_ENVIRONMENT": "production"}))
+    assert choose(Config.load(DEV, env={**env, "EBAY_ENVIRONMENT": "emulator"})).environment == "emulator"
+
+
+def test_the_choice_says_why_in_the_variables_a_user_sets():
+    none = choose(Config.load(DEV, env={}))
+    assert none.environment == "emulator"
+    assert none.describe() == (
+        "the built-in emulator: ebay.environment is auto and no eBay credentials are set "
+        "(EBAY_APP_ID and EBAY_CERT_ID for eBay's own)"
+    )
+    both = choose(Config.load(DEV, env={"EBAY_APP_ID": "a", "EBAY_CERT_ID": "c"}))
+    assert both.environment == "production"
+    assert both.describe().startswith(
+        "eBay production: ebay.environment is auto and eBay credentials are set (EBAY_APP_ID, EBAY_CERT_ID)"
+    )
+    sandbox = choose(Config.load(DEV, env={"EBAY_ENVIRONMENT": "sandbox"}))
+    assert sandbox.describe() == "eBay sandbox: ebay.environment is sandbox (EBAY_ENVIRONMENT set)"
+
+
+def test_a_missing_client_id_names_its_environment_variable():
+    from qlgate.oauth.errors import AuthConfigError
+    from qlgate.oauth.manager import TokenManager
+
+    config = with_ebay_endpoints(Config.load(DEV, env={"EBAY_ENVIRONMENT": "production"}))
+    with pytest.raises(AuthConfigError) as caught:
+        TokenManager(config, http=lambda: None).entry("ebay.app")
+    assert "clientId is missing or empty (set EBAY_APP_ID)" in caught.value.message
+
+
+def test_serve_and_run_say_which_ebay_and_why(tmp_path):
+    """At start: ``serve`` refuses half of production's keys before it listens, in one
+    typed error; ``run --diagnostics`` says which eBay its tables called and why."""
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EBAY_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    workspace = ["--config", str(root / DEV), "--tables", str(tmp_path), "--routes", str(tmp_path)]
+    serve = [sys.executable, "-m", "qlgate", "serve", "--port", str(free_port()), *workspace]
+    done = subprocess.run(serve, env={**env, "EBAY_APP_ID": "my-app"}, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "EbayCredentialsIncomplete" in done.stderr + done.stdout
+    assert "EBAY_CERT_ID is not" in done.stderr + done.stdout and "Traceback" not in done.stderr
+    run = [sys.executable, "-m", "qlgate", "run", *workspace, "--diagnostics", "-e", "return 1;"]
+    done = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "eBay: the built-in emulator: ebay.environment is auto" in done.stderr

@@ -141,6 +141,8 @@ def test_bad_requests_get_clear_errors_and_a_full_queue_429(setup):
     try:
         assert http("POST", f"{base}/jobs", b"{not json")[0] == 400
         assert http("POST", f"{base}/jobs", {"vars": {}})[0] == 400
+        code, _, body = http("POST", f"{base}/jobs", {"script": "return 1", "varz": {"a": 1}})
+        assert code == 400 and body["type"] == "UnknownMember" and '"varz" (did you mean "vars"?)' in body["err"]
         code, _, body = http("POST", f"{base}/jobs", {"script": "return selec 1"})
         assert code == 400 and body["type"] == "QlSyntaxError" and body["line"] == 1
         code, _, body = http("POST", f"{base}/jobs", {"script": "return 1", "types": ["t"], "priority": 10_000})

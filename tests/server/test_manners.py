@@ -260,6 +260,8 @@ def test_the_banner_then_one_access_log_line_per_request(tmp_path):
     text = "\n".join(banner[starts[0] : starts[0] + 6])
     assert f"serving http://127.0.0.1:{port} (2 processes): 2 tables, 1 route" in text
     assert "eBay tables talk to eBay's sandbox (https://api.sandbox.ebay.com" in text
+    # and why, said by the process that printed it (the workers' config says emulator or not)
+    assert "(https://api.sandbox.ebay.com): ebay.environment is sandbox" in text
     assert "upstreams:  also 127.0.0.1:9, api.weather.example:443" in text
     assert "open gateway (no gateway.auth): it answers loopback clients only" in text
     assert f"console:    http://127.0.0.1:{port}/console" in text
@@ -277,6 +279,7 @@ def test_no_access_log_and_the_emulator_in_the_banner(tmp_path):
     assert not [line for line in err if line.startswith("{")], err
     text = "\n".join(err)
     assert "eBay tables use the built-in emulator at http://127.0.0.1:" in text
+    assert ": ebay.environment is emulator" in text
     assert "(1 process): 2 tables, 1 route" in text and "access log: off" in text
 
 
