@@ -82,7 +82,7 @@ def test_a_gateway_whose_stderr_is_not_read_keeps_serving_and_stops_on_sigterm(t
         ],
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,  # never read: the pipe fills after a few hundred lines
+        stderr=subprocess.PIPE,  # never read: the pipe fills after a few hundred lines (the test)
     )
     try:
         base = f"http://127.0.0.1:{port}"

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.processes import drain
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # argv: the case, the stop bound, and a file each worker start appends "<index> <pid> <time>" to
@@ -54,6 +56,7 @@ def supervise(tmp_path: Path, case: str, stop_timeout: float = 30) -> tuple[subp
         stderr=subprocess.PIPE,
         text=True,
     )
+    drain(proc)
     return proc, starts
 
 
@@ -81,8 +84,8 @@ def alive(pid: int) -> bool:
 def stop(proc: subprocess.Popen, timeout: float = 10) -> tuple[int, str]:
     """SIGTERM, then the exit status and what the supervisor logged."""
     proc.send_signal(signal.SIGTERM)
-    _, stderr = proc.communicate(timeout=timeout)
-    return proc.returncode, stderr
+    proc.wait(timeout=timeout)
+    return proc.returncode, drain(proc).text(wait=5)
 
 
 def test_a_crash_loop_backs_off_while_the_other_worker_keeps_serving(tmp_path):
@@ -107,7 +110,8 @@ def test_a_crash_loop_backs_off_while_the_other_worker_keeps_serving(tmp_path):
 def test_a_gateway_that_cannot_start_is_an_error_not_a_restart(tmp_path):
     proc, starts = supervise(tmp_path, "cannot-start")
     try:
-        _, log = proc.communicate(timeout=20)
+        proc.wait(timeout=20)
+        log = drain(proc).text(wait=5)
         assert proc.returncode == 1
         assert "error: worker 1 (pid" in log and "exited with status 3) before it listened: not restarted" in log
         # not retried: a port taken or a broken tree fails loudly. Worker 0 may be
