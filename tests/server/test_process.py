@@ -29,6 +29,10 @@ def worker(index, ready):
         if index == 1:
             sys.exit(3)
     else:
+        if case == "slow-first" and index == 0:
+            time.sleep(1.0)  # worker 0 loads slowly: worker 1 listens first
+        if ready.first():
+            print(f"banner by worker {index}", file=sys.stderr, flush=True)
         ready()
     if case == "deaf":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -103,6 +107,21 @@ def test_a_crash_loop_backs_off_while_the_other_worker_keeps_serving(tmp_path):
         assert status == 0
         assert not any(alive(pid) for _, pid, _ in started(starts))
         assert "worker 1 (pid" in log and "exited with status 70" in log and "starting another in 0.8 s" in log
+        assert log.count("banner by worker") == 1  # a restarted worker says nothing the first one said
+    finally:
+        proc.kill()
+
+
+def test_the_first_worker_to_listen_says_so_whichever_it_is(tmp_path):
+    """The banner comes as the port starts answering: under load worker 0 once listened
+    seconds after worker 1, and a client that got its answer saw no banner yet."""
+    proc, starts = supervise(tmp_path, "slow-first")
+    try:
+        drain(proc).wait_for_line(lambda line: line.startswith("banner by"), timeout=30)
+        wait_until(lambda: len(started(starts)) == 2)
+        status, log = stop(proc)
+        assert status == 0
+        assert [line for line in log.splitlines() if line.startswith("banner by")] == ["banner by worker 1"]
     finally:
         proc.kill()
 
