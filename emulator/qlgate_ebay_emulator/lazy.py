@@ -49,15 +49,26 @@ class LazyEmulator:
     async def start(self) -> LazyEmulator:
         """Listening: served by the emulator server's copy of a built marketplace when one
         answers (``server.py``), else here, built on the first connection."""
-        from .server import hand_over
-
-        self._served = hand_over(self._socket, self.control_token)
-        if self._served is not None:
-            self._socket.close()  # the server's child holds the socket now
+        if self.served():
             return self
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self._protocol, sock=self._socket)
         return self
+
+    def served(self) -> bool:
+        """Hand the address to the emulator server: whether it serves it now (else it is
+        still this object's to listen on or close)."""
+        from .server import hand_over
+
+        self._served = hand_over(self._socket, self.control_token)
+        if self._served is None:
+            return False
+        self._socket.close()  # the server's child holds the socket now
+        return True
+
+    def close(self) -> None:
+        """Give the reserved address up, unstarted."""
+        self._socket.close()
 
     def config(self) -> dict[str, Any]:
         return emulator_config(self.base)

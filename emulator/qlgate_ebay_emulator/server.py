@@ -23,11 +23,13 @@ import asyncio
 import hashlib
 import json
 import os
+import signal
 import socket
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -101,9 +103,20 @@ def hand_over(listening: socket.socket, control_token: str) -> socket.socket | N
     return None
 
 
+STARTING_S = 60.0  # a server started this recently is still building: no second one
+
+
 def start_server(path: Path) -> None:
-    """The server, in the background and a session of its own: it outlives this run."""
+    """The server, in the background and a session of its own: it outlives this run.
+    Runs that find none while one is being built do not start another."""
+    starting = path.with_name(path.name + ".starting")
     try:
+        if time.time() - starting.stat().st_mtime < STARTING_S:
+            return
+    except OSError:
+        pass
+    try:
+        starting.touch()
         subprocess.Popen(
             [sys.executable, "-m", "qlgate_ebay_emulator.server", str(path)],
             stdin=subprocess.DEVNULL,
@@ -128,6 +141,7 @@ def serve(path: Path) -> None:
     if listener is None:
         return
     listener.settimeout(IDLE_S)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # ended children are reaped by the kernel: no zombies
     children: set[int] = set()
     try:
         while True:
@@ -174,18 +188,19 @@ def _bind(path: Path) -> socket.socket | None:
     listener.listen(64)
     os.replace(temporary, path)  # atomic: a run connects to a whole server or to none
     _bound_inode = os.stat(path).st_ino
+    path.with_name(path.name + ".starting").unlink(missing_ok=True)
     return listener
 
 
 def _reaped(children: set[int]) -> set[int]:
+    """The children still serving a run (the kernel reaps the others)."""
     alive = set()
     for pid in children:
         try:
-            done, _ = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
+            os.kill(pid, 0)
+        except ProcessLookupError:
             continue
-        if not done:
-            alive.add(pid)
+        alive.add(pid)
     return alive
 
 
@@ -213,6 +228,7 @@ def _serve_one(conn: socket.socket, listener: socket.socket, template: Any) -> i
             pass
         return pid
     try:  # the child: this run's emulator, until the run closes the connection
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         listener.close()
         template.control_token = token
         asyncio.run(_child(conn, socket.socket(fileno=fds[0]), template))

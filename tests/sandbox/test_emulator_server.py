@@ -13,12 +13,18 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.processes import drain
+from tests.sandbox.test_cli import free_port, stop, wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
-SEARCH = "return select searchResult.item[0].title from ebay.finding.findItemsByKeywords where keywords = 'camera' limit 1;"
+SEARCH = (
+    "return select searchResult.item[0].title from ebay.finding.findItemsByKeywords where keywords = 'camera' limit 1;"
+)
 WATCH = (
     "insert into ebay.trading.AddToWatchList (ItemID) values ('{item}'); "
     "return select WatchList.ItemArray.Item[*].ItemID from ebay.trading.GetMyeBayBuying;"
@@ -106,3 +112,44 @@ def test_off_builds_in_the_run_as_before(runtime):
     )
     assert done.returncode == 0
     assert servers(runtime) == [] and not (runtime / "qlgate").exists()
+
+
+def test_serve_is_answered_by_the_servers_marketplace(runtime):
+    """``qlgate serve`` (one process) takes the built marketplace too instead of building
+    one before it listens: a child of the emulator server answers its eBay calls."""
+    assert run(runtime, SEARCH).returncode == 0  # starts the server
+    deadline = time.monotonic() + 120
+    while not list((runtime / "qlgate").glob("emulator-*.sock")):
+        assert time.monotonic() < deadline, "no emulator server came up"
+        time.sleep(0.1)
+    (server,) = servers(runtime)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EBAY_")}
+    env.update(XDG_RUNTIME_DIR=str(runtime), QLGATE_EMULATOR_SERVER="on")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "qlgate", "serve", "--port", str(port), "--workers", "1", "--no-access-log"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    drain(proc)
+    try:
+        wait_for(f"http://127.0.0.1:{port}/health", proc, timeout=120)
+        assert len(children(server)) == 1  # this gateway's emulator
+        url = f"http://127.0.0.1:{port}/ebay/finding/keywords?keywords=iphone&entriesperpage=2"
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            assert len(json.loads(answer.read())["items"]) == 2
+    finally:
+        stop(proc)
+
+
+def children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found.update(int(child) for child in (task / "children").read_text().split())
+        except FileNotFoundError:
+            pass
+    return found
