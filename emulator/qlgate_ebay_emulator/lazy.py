@@ -83,6 +83,9 @@ class LazyEmulator:
 
     async def _build(self) -> None:
         await asyncio.sleep(0)  # the connection that asked is made (and waits) first: one path for all
+        from .server import start_server
+
+        start_server()  # this process calls the emulator: the next one is served a built one
         try:
             from aiohttp import web
 

@@ -48,6 +48,9 @@ class ServedOrBuilt:
             return served
         served.close()
         from .app import RunningSandbox
+        from .server import start_server
+
+        start_server()  # the next gateway is served a built one
 
         return await RunningSandbox().start(host, port)
 

@@ -11,8 +11,9 @@ socket its emulator address was reserved on (``lazy.py``); the server forks, and
 child serves that socket with the marketplace as it was built, copied by the fork, so
 no run sees what another did, until the run's end closes the Unix connection. The
 server answers only its own user (``SO_PEERCRED``), and ends after ``IDLE_S`` without
-a run. The first run that needs it starts it in the background and builds its own
-emulator meanwhile, as before; ``QLGATE_EMULATOR_SERVER=off`` turns it off.
+a run. The first run that calls the emulator starts it in the background and builds its own
+emulator meanwhile, as before (a run that calls no eBay table starts nothing);
+``QLGATE_EMULATOR_SERVER=off`` turns it off.
 
     python -m qlgate_ebay_emulator.server SOCKET_PATH     (started by lazy.py)
 """
@@ -34,12 +35,16 @@ from pathlib import Path
 from typing import Any
 
 IDLE_S = 900.0  # a server with no run for this long ends
+REFRESH_S = 600.0  # its marketplace is built again when this old (the listings' times follow the clock)
 READY_S = 2.0  # how long a run waits for the server's child to serve its socket
 PACKAGE = Path(__file__).resolve().parent
 OFF_VALUES = ("0", "off", "no", "false")
 
 
 def enabled() -> bool:
+    """On unless ``QLGATE_EMULATOR_SERVER=off``; Linux only (``SO_PEERCRED`` says who connects)."""
+    if not sys.platform.startswith("linux") or not hasattr(socket, "SO_PEERCRED"):
+        return False
     return os.environ.get("QLGATE_EMULATOR_SERVER", "").strip().lower() not in OFF_VALUES
 
 
@@ -82,8 +87,8 @@ def socket_path() -> Path | None:
 
 def hand_over(listening: socket.socket, control_token: str) -> socket.socket | None:
     """Have the server serve ``listening``: the connection to keep open while it should
-    (closing it ends the serving child), or None when no server answered (one is started
-    for the next run)."""
+    (closing it ends the serving child), or None when no server answered (``lazy.py``
+    starts one for the next run when this one turns out to call the emulator)."""
     if not enabled():
         return None
     path = socket_path()
@@ -99,16 +104,18 @@ def hand_over(listening: socket.socket, control_token: str) -> socket.socket | N
     except OSError:
         pass
     conn.close()
-    start_server(path)
     return None
 
 
 STARTING_S = 60.0  # a server started this recently is still building: no second one
 
 
-def start_server(path: Path) -> None:
+def start_server() -> None:
     """The server, in the background and a session of its own: it outlives this run.
     Runs that find none while one is being built do not start another."""
+    path = socket_path() if enabled() else None
+    if path is None:
+        return
     starting = path.with_name(path.name + ".starting")
     try:
         if time.time() - starting.stat().st_mtime < STARTING_S:
@@ -133,30 +140,36 @@ def start_server(path: Path) -> None:
 
 
 def serve(path: Path) -> None:
-    """Build the marketplace, then fork a child per run that asks, until idle."""
+    """Build the marketplace, then fork a child per run that asks, until idle. The
+    listings' times are set when it is built (live for minutes to days from then), so it
+    is built again once ``REFRESH_S`` old, between runs: a run never sees listings older
+    than that, where a fresh build would have shown them live."""
     from .app import Sandbox  # the whole emulator, imported once here
 
-    template = Sandbox()
+    template, built = Sandbox(), time.monotonic()
     listener = _bind(path)
     if listener is None:
         return
-    listener.settimeout(IDLE_S)
+    listener.settimeout(REFRESH_S)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # ended children are reaped by the kernel: no zombies
     children: set[int] = set()
+    last = time.monotonic()  # when a run last asked
     try:
         while True:
             try:
                 conn, _ = listener.accept()
             except TimeoutError:
                 children = _reaped(children)
-                if not children:
+                if not children and time.monotonic() - last >= IDLE_S:
                     return
-                continue
-            children = _reaped(children)
-            with conn:
-                pid = _serve_one(conn, listener, template)
-            if pid:
-                children.add(pid)
+            else:
+                children, last = _reaped(children), time.monotonic()
+                with conn:
+                    pid = _serve_one(conn, listener, template)
+                if pid:
+                    children.add(pid)
+            if time.monotonic() - built >= REFRESH_S:
+                template, built = Sandbox(), time.monotonic()
     finally:
         listener.close()
         try:
@@ -166,7 +179,7 @@ def serve(path: Path) -> None:
             pass
 
 
-_bound_inode = -1
+_bound_inode = -1  # the inode of the socket this server bound: it removes only its own
 
 
 def _bind(path: Path) -> socket.socket | None:

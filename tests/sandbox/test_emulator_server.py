@@ -104,6 +104,12 @@ def test_no_run_sees_what_another_did(runtime):
         assert json.loads(done.stdout) == [[item]]  # not the item the run before watched too
 
 
+def test_a_run_that_calls_no_ebay_table_starts_nothing(runtime):
+    done = run(runtime, "return 1;")
+    assert done.returncode == 0 and done.stdout.strip() == "1"
+    assert servers(runtime) == []  # a server would have been started before the run ended
+
+
 def test_off_builds_in_the_run_as_before(runtime):
     env = {k: v for k, v in os.environ.items() if not k.startswith("EBAY_")}
     env.update(XDG_RUNTIME_DIR=str(runtime), QLGATE_EMULATOR_SERVER="off")
