@@ -7,17 +7,22 @@ gateway writing its access log stops answering, and the test that waits on it ha
 child never blocks on it; the test reads what it said at any time (``text()``), waits
 for a line (``wait_for_line``), and ``said(proc)`` gives it for a failure message.
 ``tests/test_hygiene.py`` checks that every ``Popen`` of a test with a pipe is drained
-or communicated with.
+or communicated with. ``slowness()`` says how much slower than a quiet machine this one
+starts qlgate now, for bounds that depend on it.
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import os
 import subprocess
+import sys
 import threading
 import time
 import weakref
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO
 
 
@@ -71,6 +76,25 @@ class Drain:
                     said = "".join(lines)
                     raise AssertionError(f"no such line within {timeout:.0f} s (exit {self.proc.poll()}): {said}")
                 self._changed.wait(min(left, 0.5))
+
+
+QUIET_START_S = 0.35  # ``qlgate run -e 'return 1;'`` on a quiet 2-core machine (bench/startup.py)
+
+
+@functools.cache
+def slowness() -> float:
+    """How many times slower than a quiet machine this one starts qlgate now (at least 1),
+    measured once per session: bounds on a server's start scale with it, since under load
+    the same start took ten times as long (a fixed bound failed there, not the code)."""
+    began = time.monotonic()
+    subprocess.run(
+        [sys.executable, "-m", "qlgate", "run", "-e", "return 1;"],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        timeout=300,
+        env={**os.environ, "QLGATE_EMULATOR_SERVER": "off"},
+    )
+    return max(1.0, (time.monotonic() - began) / QUIET_START_S)
 
 
 _DRAINS: weakref.WeakKeyDictionary[subprocess.Popen, Drain] = weakref.WeakKeyDictionary()

@@ -10,7 +10,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from tests.processes import drain, said
+from tests.processes import drain, said, slowness
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,6 +22,9 @@ def free_port() -> int:
 
 
 def wait_for(url: str, proc: subprocess.Popen, timeout: float = 20, headers: dict[str, str] | None = None) -> None:
+    """Until ``url`` answers: ``timeout`` seconds on a quiet machine, scaled by how slowly
+    this one starts qlgate now (``slowness()``)."""
+    timeout *= slowness()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         assert proc.poll() is None, said(proc)
@@ -108,7 +111,9 @@ def test_serve_without_credentials_uses_the_built_in_emulator(tmp_path):
     try:
         wait_for(f"http://127.0.0.1:{port}/health", proc)
         base = f"http://127.0.0.1:{port}"
-        with urllib.request.urlopen(f"{base}/ebay/finding/keywords?keywords=iphone&entriesperpage=2", timeout=30) as resp:
+        with urllib.request.urlopen(
+            f"{base}/ebay/finding/keywords?keywords=iphone&entriesperpage=2", timeout=30
+        ) as resp:
             body = json.loads(resp.read())
         assert len(body["items"]) == 2 and body["pagination"]["entriesPerPage"] == 2
         request = urllib.request.Request(f"{base}/ebay/watchlist/230851234562", method="POST")
