@@ -136,6 +136,8 @@ def main() -> None:
     )
     machine_with_node()
     peer_src = args.peer_src.resolve()
+    if not (peer_src / "setup.sh").is_file():  # outside material: not in a clone alone
+        raise SystemExit(f"skipped: the GraphQL Mesh peer (../shared/peers/graphql-mesh) is not at {peer_src}; give --peer-src DIR")
     work = Path(tempfile.mkdtemp(prefix="qlgate-vs-mesh-"))
     peer_dir = args.peer_dir.resolve() if args.peer_dir else work / "peer"
     procs: list[subprocess.Popen] = []

@@ -132,6 +132,8 @@ def main() -> None:
     )
     machine_with_node()
     peer_src = args.peer_src.resolve()
+    if not (peer_src / "setup.sh").is_file():  # outside material: not in a clone alone
+        raise SystemExit(f"skipped: ql.io's peer (../shared/peers/qlio) is not at {peer_src}; give --peer-src DIR")
     scripts = load_scripts(peer_src)
     work = Path(tempfile.mkdtemp(prefix="qlgate-vs-qlio-"))
     peer_dir = args.peer_dir.resolve() if args.peer_dir else work / "peer"

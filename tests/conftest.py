@@ -255,6 +255,12 @@ def shared_bodies_unchanged(request):
     assert not changed, f"a run changed the decoded answer of {changed[0]} in place"
 
 
+# The emulator server (emulator/qlgate_ebay_emulator/server.py) outlives the run that
+# starts it, in the user's runtime directory: the suite's runs build their emulators
+# themselves, and tests/sandbox/test_emulator_server.py starts one in its own directory.
+os.environ["QLGATE_EMULATOR_SERVER"] = "off"
+
+
 @pytest.fixture(scope="session", autouse=True)
 def session_jobs_database(tmp_path_factory):
     """The same, for gateways that module- and session-scoped fixtures start (before any

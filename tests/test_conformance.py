@@ -18,8 +18,13 @@ KNOWN_DEVIATIONS = {
 }
 
 
-@pytest.mark.skipif(not RUNNER.exists(), reason="../shared/conformance is not beside this checkout")
 def test_conformance_suite():
+    """Skipped in a clone alone (the cases are outside material); CI, which has them, sets
+    QLGATE_REQUIRE_SHARED=1 so that their absence there fails instead of passing unseen."""
+    if not RUNNER.exists():
+        if os.environ.get("QLGATE_REQUIRE_SHARED") == "1":
+            pytest.fail(f"QLGATE_REQUIRE_SHARED=1 but {RUNNER.parent} is not there")
+        pytest.skip("../shared/conformance (ql.io's engine tests as cases) is not beside this checkout")
     env = {**os.environ, "QLGATE_CMD": f"{sys.executable} -m qlgate"}
     proc = subprocess.run([sys.executable, str(RUNNER)], capture_output=True, text=True, env=env, timeout=900)
     summary = re.search(r"^(\d+) passed, (\d+) failed", proc.stdout, re.M)

@@ -23,6 +23,7 @@ import pytest
 
 from qlgate.extras import EXTRAS
 from qlgate.ports import free_port
+from tests.processes import drain
 
 ROOT = Path(__file__).resolve().parents[1]
 EMULATOR = "qlgate_ebay_emulator"
@@ -146,6 +147,7 @@ def test_serve_with_no_extra_starts_and_answers(tmp_path, local_upstream):
     server = subprocess.Popen(
         [sys.executable, "-c", BLOCKER, blocked, *args], cwd=tmp_path, stderr=subprocess.PIPE, text=True
     )
+    output = drain(server)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -154,7 +156,7 @@ def test_serve_with_no_extra_starts_and_answers(tmp_path, local_upstream):
                     assert json.load(answer)["status"] == "ok"
                 break
             except OSError:
-                assert server.poll() is None, server.communicate()[1]
+                assert server.poll() is None, output.text(wait=5)
                 assert time.monotonic() < deadline, "the gateway did not answer within 30 s"
                 time.sleep(0.2)
         script = urllib.parse.quote('return select name from shop.search where q = "amps";')
@@ -162,7 +164,7 @@ def test_serve_with_no_extra_starts_and_answers(tmp_path, local_upstream):
             assert json.load(answer) == ["guitar", "amp"]
     finally:
         server.terminate()
-        server.communicate(timeout=30)
+        server.wait(timeout=30)
 
 
 def test_the_blocker_refuses_what_it_is_told_to(tmp_path):

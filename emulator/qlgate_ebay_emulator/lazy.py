@@ -7,6 +7,9 @@ this way: a script that calls no eBay table never pays for the emulator.
 Connections that arrive while it is being built wait, their bytes kept, and are
 handed to it when it is ready; later ones go to it directly. Whatever connects —
 a table, an OAuth token request, a patch, a browser — starts it the same way.
+
+When the emulator server (``server.py``) runs, none of that happens here: the socket
+is handed to it, and a copy of its marketplace, built once, serves it at once.
 """
 
 from __future__ import annotations
@@ -36,16 +39,36 @@ class LazyEmulator:
         self._handler: Any = None  # its protocol factory (aiohttp ``web.Server``)
         self._building: asyncio.Task[None] | None = None
         self._waiting: list[_Waiting] = []
-        self.sandbox: Any = None  # the emulator's ``Sandbox`` once built (tests, diagnostics)
+        self.sandbox: Any = None  # the emulator's ``Sandbox`` once built here (tests, diagnostics)
+        self._served: socket.socket | None = None  # the emulator server's connection (server.py)
 
     @property
     def built(self) -> bool:
-        return self._handler is not None
+        return self._handler is not None or self._served is not None
 
     async def start(self) -> LazyEmulator:
+        """Listening: served by the emulator server's copy of a built marketplace when one
+        answers (``server.py``), else here, built on the first connection."""
+        if self.served():
+            return self
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(self._protocol, sock=self._socket)
         return self
+
+    def served(self) -> bool:
+        """Hand the address to the emulator server: whether it serves it now (else it is
+        still this object's to listen on or close)."""
+        from .server import hand_over
+
+        self._served = hand_over(self._socket, self.control_token)
+        if self._served is None:
+            return False
+        self._socket.close()  # the server's child holds the socket now
+        return True
+
+    def close(self) -> None:
+        """Give the reserved address up, unstarted."""
+        self._socket.close()
 
     def config(self) -> dict[str, Any]:
         return emulator_config(self.base)
@@ -60,6 +83,9 @@ class LazyEmulator:
 
     async def _build(self) -> None:
         await asyncio.sleep(0)  # the connection that asked is made (and waits) first: one path for all
+        from .server import start_server
+
+        start_server()  # this process calls the emulator: the next one is served a built one
         try:
             from aiohttp import web
 
@@ -81,6 +107,10 @@ class LazyEmulator:
             connection.hand_over(self._handler)
 
     async def stop(self) -> None:
+        if self._served is not None:  # the server's child ends when the connection does
+            self._served.close()
+            self._served = None
+            return
         if self._server is not None:
             self._server.close()
         else:

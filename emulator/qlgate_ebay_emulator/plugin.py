@@ -22,10 +22,8 @@ class EbayEmulator:
         """The config that points every eBay table, legacy and REST, at an emulator at ``base``."""
         return emulator_config(base)
 
-    def running(self) -> RunningSandbox:
-        from .app import RunningSandbox
-
-        return RunningSandbox()
+    def running(self) -> ServedOrBuilt:
+        return ServedOrBuilt()
 
     def lazy(self, *, host: str = "127.0.0.1", port: int = 0) -> LazyEmulator:
         from .lazy import LazyEmulator
@@ -36,6 +34,25 @@ class EbayEmulator:
         from .cli import run_sandbox
 
         return await run_sandbox(args)
+
+
+class ServedOrBuilt:
+    """The emulator ready before it listens (``qlgate serve``): the emulator server's copy
+    of its built marketplace when one answers (``server.py``), else built here now."""
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> LazyEmulator | RunningSandbox:
+        from .lazy import LazyEmulator
+
+        served = LazyEmulator(host, port=port)
+        if served.served():
+            return served
+        served.close()
+        from .app import RunningSandbox
+        from .server import start_server
+
+        start_server()  # the next gateway is served a built one
+
+        return await RunningSandbox().start(host, port)
 
 
 EMULATOR = EbayEmulator()

@@ -1,11 +1,11 @@
 """The route table of eBay's REST APIs the emulator answers: every operation of the
-digest of eBay's OpenAPI contracts (``../shared/ebay/rest-catalog.json``, outside the
+digest of eBay's OpenAPI contracts (``data/ebay/rest-catalog.json`` in the repository, outside the
 package), reduced to what serving it needs — API, operationId, method, full path, host
 (api / apiz / apix / apim), scopes, token grant and the API's error domain — and
 committed as ``rest_routes.json``. Regenerate it when the digest changes
 (``tests/sandbox/test_rest.py`` fails while it is stale)::
 
-    python3 -m qlgate_ebay_emulator.rest_routes ../shared/ebay/rest-catalog.json
+    python3 -m qlgate_ebay_emulator.rest_routes data/ebay/rest-catalog.json
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 ROUTES = Path(__file__).with_name("rest_routes.json")
-DIGEST = Path(__file__).resolve().parents[3] / "shared" / "ebay" / "rest-catalog.json"
+DIGEST = Path(__file__).resolve().parents[2] / "data" / "ebay" / "rest-catalog.json"  # in a repository checkout
 _PARAM = re.compile(r"\{([^}/]+)\}")
 
 

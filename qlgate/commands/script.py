@@ -122,6 +122,22 @@ def _not_yet_said(warnings: Iterable[str], names: set[str]) -> dict[str, None]:
     return dict.fromkeys(w for w in warnings if not (said and any(s in w for s in said)))
 
 
+def _progress_at_a_terminal() -> None:
+    """At a terminal, a long table load (the first run writes the table index) says
+    how far it is on stderr instead of keeping silent (``tables/progress.py``); piped,
+    stderr keeps to warnings and errors."""
+    if not sys.stderr.isatty():
+        return
+    import logging
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("qlgate: %(message)s"))
+    progress = logging.getLogger("qlgate.tables.progress")
+    progress.addHandler(handler)
+    progress.setLevel(logging.INFO)
+    progress.propagate = False
+
+
 async def _execute(args: argparse.Namespace) -> int:
     from ..engine.options import RunOptions
     from ..engine.warm import settle_one_shot_heap
@@ -131,6 +147,7 @@ async def _execute(args: argparse.Namespace) -> int:
 
     script, origin, base_dir = _script(args)
     context = dict(parse_var(v) for v in args.var or ())
+    _progress_at_a_terminal()
     config = load_config(args.config)
     _check_length(script, origin, config)
     # the host's limits, when its job backend keeps them, hold for the run's calls too

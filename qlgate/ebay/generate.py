@@ -1,6 +1,6 @@
 """Generate the eBay table set from the call catalog.
 
-    python -m qlgate.ebay.generate --catalog ../shared/ebay/catalog.json --out tables/ebay
+    python -m qlgate.ebay.generate --catalog data/ebay/catalog.json --out tables/ebay
 
 Writes one readable ``.ql`` table per call (Finding, Shopping, Trading, and the
 well-known calls ql.io's set lacked) and, per XML service, ``schema.json``: the
@@ -366,7 +366,7 @@ def generate(catalog: dict[str, Any]) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--catalog", default="../shared/ebay/catalog.json")
+    parser.add_argument("--catalog", default="data/ebay/catalog.json")
     parser.add_argument("--out", default="tables/ebay")
     args = parser.parse_args(argv)
     catalog = json.loads(Path(args.catalog).read_text(encoding="utf-8"))

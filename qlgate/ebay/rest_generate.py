@@ -1,6 +1,6 @@
 """Generate the eBay REST tables from the REST digest.
 
-    python -m qlgate.ebay.rest_generate --catalog ../shared/ebay/rest-catalog.json --out tables/ebay
+    python -m qlgate.ebay.rest_generate --catalog data/ebay/rest-catalog.json --out tables/ebay
 
 The digest (``rest-catalog.json``: 31 APIs, 328 operations of eBay's published
 OpenAPI contracts, facts only) is read into the operation model of
@@ -146,7 +146,7 @@ def generate(catalog: dict[str, Any]) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--catalog", default="../shared/ebay/rest-catalog.json")
+    parser.add_argument("--catalog", default="data/ebay/rest-catalog.json")
     parser.add_argument("--out", default="tables/ebay")
     args = parser.parse_args(argv)
     files = generate(json.loads(Path(args.catalog).read_text(encoding="utf-8")))

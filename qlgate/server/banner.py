@@ -5,9 +5,10 @@ where the access log goes.
 
 An operator reads it to know they started what they meant to: a gateway set up
 for the sandbox is not taken for production, an open one is not taken for one
-behind API keys. It is printed once per ``serve`` (by the first gateway process
-when ``--workers N`` runs several), after the port is bound, so it never
-announces a gateway that then fails to start. Plain lines, not log records: the
+behind API keys. It is printed once per ``serve`` (by whichever gateway process
+listens first when ``--workers N`` runs several), as the port starts answering, so
+it never announces a gateway that then fails to start, and a client that got an
+answer can read it. Plain lines, not log records: the
 banner is read by people; the access log that follows is for machines.
 """
 

@@ -51,14 +51,26 @@ class GatewayDidNotStart(QlError):
 class ReadyReport:
     """A worker's ``ready``: called once it listens, it tells the supervisor.
     ``restart``: the gateway had listened before this worker started, so it
-    replaces one that died (and says nothing the first one already said)."""
+    replaces one that died (and says nothing the first one already said).
+    ``first()``: whether this worker is the first to listen, which says what the
+    gateway is (the banner): the workers start together but not at the same pace,
+    and the port answers as soon as any of them listens."""
 
-    def __init__(self, fd: int, *, restart: bool) -> None:
+    def __init__(self, fd: int, *, restart: bool, first_fd: int | None = None) -> None:
         self.fd = fd
         self.restart = restart
+        self.first_fd = first_fd  # a pipe holding one byte: whoever reads it is first
 
     def __call__(self) -> None:
         os.write(self.fd, _PID.pack(os.getpid()))
+
+    def first(self) -> bool:
+        if self.restart or self.first_fd is None:
+            return False
+        try:
+            return os.read(self.first_fd, 1) == b"1"
+        except BlockingIOError:  # taken by another worker
+            return False
 
 
 @dataclass(frozen=True)
@@ -112,6 +124,10 @@ class Supervisor:
         0); raises ``GatewayDidNotStart`` when they cannot start, all stopped."""
         self._wake_r, self._wake_w = os.pipe()
         self._ready_r, self._ready_w = os.pipe()
+        self._first_r, first_w = os.pipe()  # one byte, for the first worker that listens
+        os.write(first_w, b"1")
+        os.close(first_w)
+        os.set_blocking(self._first_r, False)
         previous = {signum: signal.signal(signum, self._on_signal) for signum in STOP_SIGNALS}
         try:
             for index in range(self.count):
@@ -123,7 +139,7 @@ class Supervisor:
             self._stop()
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
-            for fd in (self._wake_r, self._wake_w, self._ready_r, self._ready_w):
+            for fd in (self._wake_r, self._wake_w, self._ready_r, self._ready_w, self._first_r):
                 os.close(fd)
 
     # ------------------------------------------------------------------ one turn of the loop
@@ -201,7 +217,7 @@ class Supervisor:
         for fd in (self._wake_r, self._wake_w, self._ready_r):
             os.close(fd)
         try:
-            self.target(index, ReadyReport(self._ready_w, restart=self._listened))
+            self.target(index, ReadyReport(self._ready_w, restart=self._listened, first_fd=self._first_r))
         except QlError as error:  # a port taken since the check, a bad config: one line, not a traceback
             log.error("%s %d: %s", self.name, index, error.message)
             sys.exit(1)

@@ -2,9 +2,9 @@
 workspace opened, the job backend, the gateway assembled, the log sink that
 takes the access log and every log record off the event loop (``logsink.py``),
 the heap settled, then the server (``server.py``) until SIGTERM or SIGINT,
-which drain in-flight requests for up to ``DRAIN_SECONDS``. Once the socket
-listens, the first process prints the banner (``banner.py``). ``qlgate serve``
-runs one such process, or ``process.py``'s supervisor runs several.
+which drain in-flight requests for up to ``DRAIN_SECONDS``. The first process
+whose socket listens prints the banner (``banner.py``) before it answers anyone.
+``qlgate serve`` runs one such process, or ``process.py``'s supervisor runs several.
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ def run_gateway(
     emulator: bool = True,
 ) -> None:
     """Serve until a signal stops this process. ``index``: its place among the
-    gateway processes (the first runs embedded jobs and prints the banner, unless
-    ``ready.restart`` says it replaces one that did); ``ready``: called once every
+    gateway processes (the first runs embedded jobs); the first to listen prints the
+    banner (``ready.first()``), unless ``ready.restart`` says it replaces one that
+    died; ``ready``: called once every
     socket listens; ``emulator``: this process may start the eBay emulator (with
     several processes the parent starts one for all). A port that cannot be bound
     is a ``CannotListen`` (a usage error), not an internal one."""
@@ -56,7 +57,8 @@ def run_gateway(
 
     sink = LogSink(sys.stderr)
     _log_through(sink)
-    banner: list[str] | None = [] if index == 0 and not getattr(ready, "restart", False) else None
+    # every first-generation process gathers it; the first of them to listen prints it
+    banner: list[str] | None = None if getattr(ready, "restart", False) else []
     try:
         run(_serve(args, config, index, ready, sink, reuse_port=reuse_port, emulator=emulator, banner=banner))
     finally:
@@ -87,7 +89,7 @@ async def _serve(
             if is_bind_failure(error):
                 raise bind_failure(error, args.host, args.port) from None
             raise
-        if banner:
+        if banner and (ready is None or getattr(ready, "first", lambda: index == 0)()):
             _say(sink, banner)
         if ready is not None:
             ready()

@@ -21,6 +21,7 @@ from ..lang import ast
 from ..lang.parser import parse
 from .files import CodeDirs
 from .model import Table, compile_table
+from .progress import LoadProgress
 
 log = logging.getLogger("qlgate.tables")
 
@@ -169,7 +170,7 @@ def load_tables_dir(
     """Compile every ``*.ql`` file under ``directory``; bad files are reported, not fatal.
     The files a table names resolve beside it, then in ``patch_paths``, and stay inside
     the tables tree or those paths. ``record(file, outcome)`` hears of each file (the
-    table index, ``index.py``)."""
+    table index, ``index.py``); a long load says how far it is (``progress.py``)."""
     registry = TableRegistry()
     problems: list[LoadProblem] = []
     if directory is None:
@@ -179,8 +180,11 @@ def load_tables_dir(
         return registry, problems
     origin_of: dict[str, str] = {}
     shared = CodeDirs.of(patch_paths or (), roots=[root])
-    for file in sorted(root.rglob("*.ql")):
+    files = sorted(root.rglob("*.ql"))
+    progress = LoadProgress(root, len(files), indexing=record is not None)
+    for done, file in enumerate(files, 1):
         outcome = compile_file(file, config, shared)
+        progress(done)
         if record is not None:
             record(file, outcome)
         problems += outcome.problems
@@ -193,6 +197,7 @@ def load_tables_dir(
                 continue
             origin_of[create] = str(file)
             registry.add(table)
+    progress.finished()
     return registry, problems
 
 

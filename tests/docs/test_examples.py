@@ -19,7 +19,8 @@ language says how it runs:
 - ``serve``: the block needs ``qlgate serve`` on port 3000 in the document's
   workspace; the test starts one (once per document) before the block runs.
 
-Ports are made free, so the examples say the ports a reader uses: the gateway's
+Paths under ``/tmp/`` are rewritten to the test's own temporary directory, so an example
+writes only there. Ports are made free, so the examples say the ports a reader uses: the gateway's
 ``127.0.0.1:3000`` (and ``--port 3000``), and every whole-word occurrence of a
 background block's port, are rewritten to free ports for the whole document. Expected output is compared line by line,
 each line as JSON when it parses (so spacing does not matter), else as text; a
@@ -52,6 +53,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 MARK = re.compile(r"^<!--\s*(runnable|expect)\b(.*?)-->\s*$")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 GATEWAY_PORT = 3000
+TMP = re.compile(r"(?<![\w./-])/tmp/")  # a path under /tmp in an example, not one already inside another path
 
 
 @dataclass
@@ -176,6 +178,9 @@ class Document:
         self.workspace: Workspace | None = None
 
     def ported(self, text: str) -> str:
+        """``text`` with the reader's ports made free and the reader's ``/tmp/`` made this
+        test's temporary directory: an example run for real must not overwrite a user's file."""
+        text = TMP.sub(f"{self.tmp}/", text)
         for port, free in self.ports.items():
             if port == GATEWAY_PORT:
                 text = re.sub(rf"\b127\.0\.0\.1:{port}\b", f"127.0.0.1:{free}", text)
@@ -294,6 +299,18 @@ def test_the_docs_have_runnable_examples_and_expectations() -> None:
     for name in ("README.md", "docs/language.md", "docs/tutorial.md"):
         assert any(e.doc == ROOT / name for e in every), f"{name} has no runnable example"
     assert sum(e.expect is not None for e in every) >= 20
+
+
+def test_no_example_writes_outside_the_tests_temporary_directory(tmp_path: Path) -> None:
+    """README's ``qlgate sandbox --write-config /tmp/emulator.json`` ran for real once and
+    overwrote a user's file: as run, every example's ``/tmp/`` is the test's own directory."""
+    seen = 0
+    for doc in DOCS:
+        document = Document(doc, tmp_path / doc.stem)
+        for example in document.examples:
+            seen += "/tmp/" in example.text
+            assert "/tmp/" not in document.ported(example.text).replace(f"{document.tmp}/", ""), example.where
+    assert seen, "no example names /tmp/ any more: this test checks nothing"
 
 
 def test_an_expectation_that_no_longer_holds_fails(tmp_path: Path) -> None:

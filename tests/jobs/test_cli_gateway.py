@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import select
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import time
 import pytest
 
 from tests.commands.helpers import at_terminal, environment, piped
+from tests.processes import drain
 from tests.sandbox.test_cli import free_port, stop, wait_for
 
 
@@ -41,6 +43,7 @@ def gateway(tmp_path_factory):
         text=True,
         env={k: v for k, v in environment().items() if not k.startswith("EBAY_")},
     )
+    drain(proc)
     base = f"http://127.0.0.1:{port}"
     wait_for(f"{base}/health", proc)
     yield base
@@ -154,7 +157,12 @@ def test_wait_draws_progress_at_a_terminal(gateway):
 
 
 def test_ctrl_c_during_a_wait_exits_130_without_a_traceback(gateway):
+    """Ctrl-C only once the wait is up (its progress line drawn): under load the command
+    once took longer to start than a fixed 30 s, got SIGINT while importing and failed. The
+    bounds scale with how long one CLI command took here, now (``submit``)."""
+    began = time.monotonic()
     later = submit(gateway, "return 1;", "--not-before", "+1h")
+    bound = 30 + 20 * (time.monotonic() - began)
     main, child = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "qlgate", "jobs", "wait", str(later)],
@@ -166,11 +174,14 @@ def test_ctrl_c_during_a_wait_exits_130_without_a_traceback(gateway):
     os.close(child)
     try:
         out = b""
-        deadline = time.monotonic() + 30
-        while b"ended" not in out and time.monotonic() < deadline:  # waiting: the progress line is up
-            out += os.read(main, 4096)
+        deadline = time.monotonic() + bound
+        while b"ended" not in out:  # waiting: the progress line is up
+            left = deadline - time.monotonic()
+            assert left > 0 and proc.poll() is None, f"no progress line within {bound:.0f} s: {out!r}"
+            if select.select([main], [], [], left)[0]:
+                out += os.read(main, 4096)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 130
+        assert proc.wait(timeout=bound) == 130
         try:
             out += os.read(main, 65536)
         except OSError:

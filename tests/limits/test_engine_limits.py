@@ -20,6 +20,7 @@ from qlgate.limits import LimitExceeded
 from qlgate.limits.open import close_limits, host_limits
 from qlgate.limits.rate import Rate
 from tests.jobs.observer import TABLES
+from tests.processes import drain, said
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,13 +148,15 @@ async def test_a_per_second_rate_spaces_every_call(engine, records, observer):
 def run_in_another_process(database: Path, tables: Path, base: str, script: str) -> subprocess.Popen:
     config = tables.parent / "other.json"
     config.write_text(f'{{"base": "{base}", "jobs": {{"database": "{database}"}}}}')
-    return subprocess.Popen(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "qlgate", "run", "--tables", str(tables), "--config", str(config), "-e", script],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    drain(proc)
+    return proc
 
 
 def wait_for_calls(observer, kind: str, count: int, timeout: float = 20) -> None:
@@ -174,7 +177,7 @@ async def test_qlgate_run_in_another_process_counts_against_the_same_limit(
         result = await engine.execute(fan_out(1, 10, "here"))
         assert time.monotonic() - began > 0.5  # it waited for the other process's call to end
         assert result.diagnostics.calls[0].queued > 0.5
-        assert other.wait(20) == 0, other.stderr.read() if other.stderr else ""
+        assert other.wait(20) == 0, said(other)
     finally:
         other.kill()
     assert observer.max_in_flight["partner.a"] == 1
@@ -207,7 +210,7 @@ async def test_a_process_busy_at_the_limit_makes_room_for_another_that_waits(
         await engine.execute(fan_out(1, 10, "here"))
         assert time.monotonic() - began < 1.3
         assert other.poll() is None  # the other process is still at it
-        assert other.wait(30) == 0, other.stderr.read() if other.stderr else ""
+        assert other.wait(30) == 0, said(other)
     finally:
         other.kill()
     assert observer.max_in_flight["partner.a"] == 2

@@ -10,6 +10,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.processes import drain, said, slowness
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -20,9 +22,12 @@ def free_port() -> int:
 
 
 def wait_for(url: str, proc: subprocess.Popen, timeout: float = 20, headers: dict[str, str] | None = None) -> None:
+    """Until ``url`` answers: ``timeout`` seconds on a quiet machine, scaled by how slowly
+    this one starts qlgate now (``slowness()``)."""
+    timeout *= slowness()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else "process exited"
+        assert proc.poll() is None, said(proc)
         try:
             urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=1)
             return
@@ -58,6 +63,7 @@ def test_sandbox_writes_a_config_that_run_uses(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
+    drain(proc)
     try:
         wait_for(f"http://127.0.0.1:{port}/_sandbox/requests", proc, headers={"Authorization": "Bearer cli-test-token"})
         assert "cli-test-token" not in config.read_text()
@@ -101,18 +107,21 @@ def test_serve_without_credentials_uses_the_built_in_emulator(tmp_path):
         stdout=subprocess.DEVNULL,
         text=True,
     )
+    drain(proc)
     try:
         wait_for(f"http://127.0.0.1:{port}/health", proc)
         base = f"http://127.0.0.1:{port}"
-        with urllib.request.urlopen(f"{base}/ebay/finding/keywords?keywords=iphone&entriesperpage=2") as resp:
+        with urllib.request.urlopen(
+            f"{base}/ebay/finding/keywords?keywords=iphone&entriesperpage=2", timeout=30
+        ) as resp:
             body = json.loads(resp.read())
         assert len(body["items"]) == 2 and body["pagination"]["entriesPerPage"] == 2
         request = urllib.request.Request(f"{base}/ebay/watchlist/230851234562", method="POST")
-        with urllib.request.urlopen(request) as resp:
+        with urllib.request.urlopen(request, timeout=30) as resp:
             assert json.loads(resp.read())["WatchListCount"] == 1
-        with urllib.request.urlopen(f"{base}/ebay/mybuying") as resp:
+        with urllib.request.urlopen(f"{base}/ebay/mybuying", timeout=30) as resp:
             assert [i["ItemID"] for i in json.loads(resp.read())["watching"]] == [230851234562]
-        with urllib.request.urlopen(f"{base}/table?name=ebay.trading.AddItem") as resp:
+        with urllib.request.urlopen(f"{base}/table?name=ebay.trading.AddItem", timeout=30) as resp:
             described = resp.read().decode()
         assert "TEST-TOKEN" not in described and "****" in described
     finally:

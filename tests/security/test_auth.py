@@ -18,6 +18,7 @@ from qlgate.errors import ConfigError
 from qlgate.jobs.local import LocalJobs
 from qlgate.server.app import build_app
 from qlgate.server.auth import ENDPOINTS, SCOPES, Gatekeeper
+from tests.processes import drain
 from tests.sandbox.test_cli import free_port, wait_for
 
 PUBLIC = None
@@ -224,12 +225,17 @@ def serving(tmp_path, config: dict, *args: str):
         text=True,
         env={**os.environ, "QLGATE_TEST_KEY": "t" * 24, "QLGATE_JOBS_DATABASE": str(tmp_path / "jobs.sqlite")},
     )
+    output = drain(proc)
     try:
-        wait_for(served.url("/health"), proc, timeout=30)
+        wait_for(served.url("/health"), proc, timeout=120)
+        # the banner, which these tests read, is out before the port answers; waiting for it
+        # too keeps them true should that change (under load they once stopped the gateway first)
+        output.wait_for_line(lambda line: line.startswith("qlgate ") and " serving " in line, timeout=120)
         yield served
     finally:
         proc.terminate()
-        served.stderr = proc.communicate(timeout=30)[1]
+        proc.wait(timeout=60)
+        served.stderr = output.text(wait=10)
 
 
 def test_the_access_log_names_the_key_never_its_value(tmp_path):
@@ -242,7 +248,7 @@ def test_the_access_log_names_the_key_never_its_value(tmp_path):
         ):
             try:
                 urllib.request.urlopen(
-                    urllib.request.Request(served.url(path), headers={"Authorization": f"Bearer {key}"})
+                    urllib.request.Request(served.url(path), headers={"Authorization": f"Bearer {key}"}), timeout=30
                 )
             except OSError:
                 pass

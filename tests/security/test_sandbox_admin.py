@@ -12,7 +12,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -24,6 +23,7 @@ from aiohttp.test_utils import TestServer
 from qlgate.engine.engine import Engine
 from qlgate_ebay_emulator.app import RunningSandbox, Sandbox
 from tests.conftest import served
+from tests.processes import drain
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHED = "230851234562"
@@ -188,24 +188,23 @@ def start_sandbox(tmp_path: Path, *args: str, env_token: str | None = None) -> t
         stderr=subprocess.PIPE,
         text=True,
     )
-    line: list[str] = []
-    reader = threading.Thread(target=lambda: line.append(proc.stderr.readline()), daemon=True)
-    reader.start()
-    reader.join(30)
-    if not line or not line[0]:
+    try:
+        line = drain(proc).wait_for_line(bool, timeout=60)
+    except AssertionError:
         proc.kill()
-        raise AssertionError(f"qlgate sandbox printed nothing: {proc.stderr.read() if proc.poll() is not None else ''}")
-    return proc, line[0]
+        raise
+    return proc, line
 
 
 def stop(proc: subprocess.Popen) -> str:
+    """Stop the sandbox; what it wrote to stderr after its first line."""
     proc.terminate()
     try:
-        _, err = proc.communicate(timeout=10)
+        proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
-        _, err = proc.communicate()
-    return err
+        proc.wait(timeout=10)
+    return drain(proc).text(wait=5).partition("\n")[2]
 
 
 def status_of(url: str, headers: dict[str, str] | None = None, method: str = "GET") -> int:

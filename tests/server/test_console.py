@@ -195,7 +195,7 @@ def test_a_syntax_error_names_its_line_and_moves_the_caret_there(console: Page):
 
 
 def test_a_failed_upstream_call_is_red_in_the_waterfall(console: Page, gateway: str):
-    described = json.loads(urllib.request.urlopen(f"{gateway}/tables/ebay.shopping.GetSingleItem").read())
+    described = json.loads(urllib.request.urlopen(f"{gateway}/tables/ebay.shopping.GetSingleItem", timeout=30).read())
     emulator = described["select"]["uri"].split("/shopping")[0]
     script = (
         f'create table gone on select get from "{emulator}/no-such-call";\n'
@@ -251,14 +251,14 @@ def test_the_jobs_view_shows_types_against_their_limits_workers_and_jobs(console
         request = urllib.request.Request(
             gateway + path, data=json.dumps(body).encode(), method=method, headers={"Content-Type": "application/json"}
         )
-        return json.loads(urllib.request.urlopen(request).read())
+        return json.loads(urllib.request.urlopen(request, timeout=30).read())
 
     http("PUT", "/limits/ebay.shopping", {"limit": 2})
     script = 'return select Item.Title from ebay.shopping.GetSingleItem where ItemID = "230851234561"'
     done = [http("POST", "/jobs", {"script": script})["id"] for _ in range(2)]
     http("POST", "/jobs", {"script": script, "not_before": "+1h"})
     for job_id in done:
-        assert json.loads(urllib.request.urlopen(f"{gateway}/jobs/{job_id}?wait=20").read())["state"] == "done"
+        assert json.loads(urllib.request.urlopen(f"{gateway}/jobs/{job_id}?wait=20", timeout=60).read())["state"] == "done"
     console.click("#jobs-tab")
     view = console.locator("#jobs-view")
     expect(view).to_be_visible()
@@ -282,7 +282,7 @@ def test_the_jobs_view_shows_each_types_rate_and_what_is_left_today(console: Pag
         request = urllib.request.Request(
             gateway + path, data=json.dumps(body).encode(), method="PUT", headers={"Content-Type": "application/json"}
         )
-        urllib.request.urlopen(request).read()
+        urllib.request.urlopen(request, timeout=30).read()
 
     # types no other test of the module calls, and rates that hold none of them back
     put("/rates/ebay.trading", "1000/day@America/Los_Angeles")
@@ -291,7 +291,7 @@ def test_the_jobs_view_shows_each_types_rate_and_what_is_left_today(console: Pag
     try:
         run(console, 'return select Item.Title from ebay.trading.GetItem where ItemID = "230851234561";')
         expect(console.locator("#status")).to_have_class("ok")
-        left = json.loads(urllib.request.urlopen(f"{gateway}/limits").read())["ebay.trading"]["calls"]["leftToday"]
+        left = json.loads(urllib.request.urlopen(f"{gateway}/limits", timeout=30).read())["ebay.trading"]["calls"]["leftToday"]
         assert left < 1000  # the call counted
         console.click("#jobs-tab")
         daily = console.locator('#jobs-rates tr[data-type="ebay.trading"]')
@@ -335,7 +335,7 @@ def test_disable_console_removes_it():
     proc, base = start_gateway("--disable-console")
     try:
         with pytest.raises(urllib.error.HTTPError) as missing:
-            urllib.request.urlopen(f"{base}/console")
+            urllib.request.urlopen(f"{base}/console", timeout=30)
         assert missing.value.code == 404
     finally:
         stop(proc)

@@ -67,7 +67,7 @@ def diagnostics_of(*calls: dict, total: float = 200.0) -> dict:
 
 
 def test_the_second_run_of_a_cached_select_is_a_cache_bar(console: Page, gateway: str):
-    described = json.loads(urllib.request.urlopen(f"{gateway}/tables/ebay.shopping.GetSingleItem").read())
+    described = json.loads(urllib.request.urlopen(f"{gateway}/tables/ebay.shopping.GetSingleItem", timeout=30).read())
     shopping = described["select"]["uri"].split("?")[0]
     script = (
         f'create table cached on select get from "{shopping}?callname=GetSingleItem&appid=x'

@@ -225,7 +225,7 @@ def test_several_gateway_processes_share_the_embedded_backend(setup, observer):
         while len(pids) < 2:  # both processes answer on the port
             assert time.monotonic() < deadline
             health = urllib.request.Request(f"{base}/health", headers={"Connection": "close"})
-            pids.add(json.loads(urllib.request.urlopen(health).read())["pid"])
+            pids.add(json.loads(urllib.request.urlopen(health, timeout=30).read())["pid"])
         ids = []
         for i in range(10):  # fresh connections: the processes share the submissions
             request = urllib.request.Request(
@@ -236,7 +236,7 @@ def test_several_gateway_processes_share_the_embedded_backend(setup, observer):
                     {"script": (setup / "job.ql").read_text(), "vars": {"ms": 30, "label": f"p{i}"}}
                 ).encode(),
             )
-            ids.append(json.loads(urllib.request.urlopen(request).read())["id"])
+            ids.append(json.loads(urllib.request.urlopen(request, timeout=30).read())["id"])
             assert http("GET", f"{base}/jobs/{ids[-1]}?wait=20")[2]["state"] == "done"
         assert len(set(ids)) == 10
         long = submit_until_running(base, setup, ms=5000)

@@ -27,6 +27,7 @@ import pytest
 from qlgate.server.banner import Facts, lines
 from qlgate.server.listen import CannotListen, check_can_listen
 from tests.conftest import served_server
+from tests.processes import drain
 from tests.sandbox.test_cli import free_port, wait_for
 
 TABLES = {
@@ -225,14 +226,15 @@ def serve(tmp_path: Path, config: dict, *extra: str) -> Iterator[tuple[str, list
         stderr=subprocess.PIPE,
         text=True,
     )
+    output = drain(proc)
     stderr: list[str] = []
     try:
         wait_for(f"http://127.0.0.1:{port}/health", proc, timeout=60)
         yield f"http://127.0.0.1:{port}", stderr
     finally:
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
-        stderr.extend(err.splitlines())
+        proc.wait(timeout=60)
+        stderr.extend(output.text(wait=10).splitlines())
 
 
 def call(url: str, method: str = "GET") -> int:

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.processes import drain
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # argv: the case, the stop bound, and a file each worker start appends "<index> <pid> <time>" to
@@ -27,6 +29,10 @@ def worker(index, ready):
         if index == 1:
             sys.exit(3)
     else:
+        if case == "slow-first" and index == 0:
+            time.sleep(1.0)  # worker 0 loads slowly: worker 1 listens first
+        if ready.first():
+            print(f"banner by worker {index}", file=sys.stderr, flush=True)
         ready()
     if case == "deaf":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -54,6 +60,7 @@ def supervise(tmp_path: Path, case: str, stop_timeout: float = 30) -> tuple[subp
         stderr=subprocess.PIPE,
         text=True,
     )
+    drain(proc)
     return proc, starts
 
 
@@ -81,8 +88,8 @@ def alive(pid: int) -> bool:
 def stop(proc: subprocess.Popen, timeout: float = 10) -> tuple[int, str]:
     """SIGTERM, then the exit status and what the supervisor logged."""
     proc.send_signal(signal.SIGTERM)
-    _, stderr = proc.communicate(timeout=timeout)
-    return proc.returncode, stderr
+    proc.wait(timeout=timeout)
+    return proc.returncode, drain(proc).text(wait=5)
 
 
 def test_a_crash_loop_backs_off_while_the_other_worker_keeps_serving(tmp_path):
@@ -100,6 +107,21 @@ def test_a_crash_loop_backs_off_while_the_other_worker_keeps_serving(tmp_path):
         assert status == 0
         assert not any(alive(pid) for _, pid, _ in started(starts))
         assert "worker 1 (pid" in log and "exited with status 70" in log and "starting another in 0.8 s" in log
+        assert log.count("banner by worker") == 1  # a restarted worker says nothing the first one said
+    finally:
+        proc.kill()
+
+
+def test_the_first_worker_to_listen_says_so_whichever_it_is(tmp_path):
+    """The banner comes as the port starts answering: under load worker 0 once listened
+    seconds after worker 1, and a client that got its answer saw no banner yet."""
+    proc, starts = supervise(tmp_path, "slow-first")
+    try:
+        drain(proc).wait_for_line(lambda line: line.startswith("banner by"), timeout=30)
+        wait_until(lambda: len(started(starts)) == 2)
+        status, log = stop(proc)
+        assert status == 0
+        assert [line for line in log.splitlines() if line.startswith("banner by")] == ["banner by worker 1"]
     finally:
         proc.kill()
 
@@ -107,7 +129,8 @@ def test_a_crash_loop_backs_off_while_the_other_worker_keeps_serving(tmp_path):
 def test_a_gateway_that_cannot_start_is_an_error_not_a_restart(tmp_path):
     proc, starts = supervise(tmp_path, "cannot-start")
     try:
-        _, log = proc.communicate(timeout=20)
+        proc.wait(timeout=20)
+        log = drain(proc).text(wait=5)
         assert proc.returncode == 1
         assert "error: worker 1 (pid" in log and "exited with status 3) before it listened: not restarted" in log
         # not retried: a port taken or a broken tree fails loudly. Worker 0 may be

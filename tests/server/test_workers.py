@@ -11,6 +11,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.processes import drain
 from tests.sandbox.test_cli import free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,6 +28,7 @@ def test_two_workers_share_the_port_and_one_emulator():
         stderr=subprocess.PIPE,
         text=True,
     )
+    output = drain(proc)  # read as written: an unread pipe filled once and hung both workers
     base = f"http://127.0.0.1:{port}"
     try:
         wait_for(f"{base}/health", proc)
@@ -34,22 +36,22 @@ def test_two_workers_share_the_port_and_one_emulator():
         deadline = time.monotonic() + 20
         while len(pids) < 2 and time.monotonic() < deadline:
             request = urllib.request.Request(f"{base}/health", headers={"Connection": "close"})
-            with urllib.request.urlopen(request) as resp:
+            with urllib.request.urlopen(request, timeout=10) as resp:
                 pids.add(json.loads(resp.read())["pid"])
         assert len(pids) == 2
         watch = urllib.request.Request(f"{base}/ebay/watchlist/230851234562", method="POST")
-        with urllib.request.urlopen(watch) as resp:
+        with urllib.request.urlopen(watch, timeout=30) as resp:
             assert json.loads(resp.read())["WatchListCount"] == 1
         for _ in range(6):  # whichever worker answers sees the same emulator state
             with urllib.request.urlopen(
-                urllib.request.Request(f"{base}/ebay/mybuying", headers={"Connection": "close"})
+                urllib.request.Request(f"{base}/ebay/mybuying", headers={"Connection": "close"}), timeout=30
             ) as resp:
                 assert [i["ItemID"] for i in json.loads(resp.read())["watching"]] == [230851234562]
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(20) == 0
     # the workers' banner says it is the shared emulator, not eBay's production
-    assert "eBay tables use the built-in emulator at http://127.0.0.1:" in proc.stderr.read()
+    assert "eBay tables use the built-in emulator at http://127.0.0.1:" in output.text(wait=5)
 
 
 def children(pid: int) -> set[int]:
