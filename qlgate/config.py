@@ -18,21 +18,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
-from .config_schema import Problem, validate
+from .config_schema import Problem, secret_name, validate
 from .errors import ConfigError
 from .http.proxy import ProxySettings, proxy_settings
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-_SECRET_KEY = re.compile(
-    r"token|secret|password|passwd|cert|credential|apikey|api_key|private|appname|devname|appid"
-    r"|^key$",
-    re.I,
-)
 MASK = "****"
-# keys named like a secret that hold none: where an OAuth2 credential (config ``auth``)
-# asks for its token, and the file its refresh token is kept in (the secrets beside them,
-# clientSecret and refreshToken, stay secrets)
-_NOT_SECRET_KEY = frozenset({"tokenUrl", "refreshTokenFile"})
 
 
 def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "") -> Any:
@@ -50,8 +41,7 @@ def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "
             return got
 
         out = _ENV.sub(repl, value)
-        named_secret = _SECRET_KEY.search(key) is not None and key not in _NOT_SECRET_KEY
-        if out and named_secret:
+        if out and secret_name(key):
             secrets.add(out)
         if "@" in out and "://" in out:
             secrets |= url_passwords(out)  # redis://:pw@…, postgresql://user:pw@…: whatever the key
@@ -62,7 +52,7 @@ def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "
 def _secret_variable(name: str) -> bool:
     """Whether an environment variable is named like a secret: ``API_TOKEN``, and also
     ``WEATHER_KEY`` (KEY as a word of the name, which the key pattern's ``^key$`` misses)."""
-    return _SECRET_KEY.search(name) is not None or "KEY" in name.upper().split("_")
+    return secret_name(name) or "KEY" in name.upper().split("_")
 
 
 def url_passwords(url: str) -> set[str]:
@@ -240,7 +230,7 @@ class Config:
         found: set[str] = set(secrets.values if secrets is not None else ())
         environment = dict(os.environ if env is None else env)
         resolved = _substitute(data or {}, environment, found)
-        problems = validate(resolved)
+        problems = validate(resolved, secrets=found)
         if problems:
             raise invalid(problems, path)
         settings = Settings.from_config(resolved, environment)

@@ -23,7 +23,8 @@ Standard library only: ``qlgate config`` and the loader import it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -270,64 +271,107 @@ def near_miss(name: str, names: Sequence[str]) -> str | None:
     return nearest(name, [n for n in names if n not in (ANY, ITEM)], cutoff=0.8)
 
 
-def validate(data: Any, *, deep: bool = False) -> list[Problem]:
+def validate(data: Any, *, deep: bool = False, secrets: Collection[str] | None = None) -> list[Problem]:
     """Every problem of a config document (after ``${NAME}`` substitution), in
     document order: wrong types, unknown keys of closed sections, near misses.
     ``deep``: the sections checked where they are used (``tables``, ``auth``: an
-    entry no table uses does not stop a gateway) too, as ``qlgate config check`` does."""
+    entry no table uses does not stop a gateway) too, as ``qlgate config check`` does.
+    ``secrets``: the values substitution found secret, which a problem never quotes
+    (None: quote no string at all)."""
     problems: list[Problem] = []
-    _walk(data, (), (), problems, deep)
+    _Walk(problems, deep, secrets).walk(data, (), ())
     return problems
 
 
-def _walk(value: Any, parts: tuple[str, ...], shown: tuple[str, ...], problems: list[Problem], deep: bool) -> None:
-    key = _declared(parts)
-    if key is None or (key.at_use and not deep):
-        return  # the deployer's own data, or looked at where it is used
-    if not any(_fits(value, kind) for kind in key.types):
-        wanted = " or ".join(key.types)
-        problems.append(Problem(show_path(shown), f"must be {wanted}, not {kind_of(value)} ({_short(value)})"))
-        return
-    if key.minimum is not None and kind_of(value) in ("integer", "number") and value < key.minimum:
-        problems.append(Problem(show_path(shown), f"must be at least {key.minimum:g}, not {value}"))
-    if key.choices and isinstance(value, str) and value.strip().lower() not in key.choices:
-        listed = ", ".join(c for c in key.choices if c)
-        problems.append(Problem(show_path(shown), f"must be one of {listed}, not {_short(value)}"))
-    if isinstance(value, list):
-        item_key = _declared((*parts, ITEM))
-        for index, item in enumerate(value):
-            where = (*shown, f"[{index}]")
-            if item_key is not None:
-                _walk(item, (*parts, ITEM), where, problems, deep)
-            elif key.items is not None and not _fits(item, key.items):
-                problems.append(Problem(show_path(where), f"must be {key.items}, not {kind_of(item)} ({_short(item)})"))
-    if isinstance(value, dict):
-        names = _children(parts)
-        for name, member in value.items():
-            child = (*parts, str(name))
-            where = (*shown, str(name))
-            if _declared(child) is not None:
-                _walk(member, child, where, problems, deep)
-                continue
-            meant = near_miss(str(name), names)
-            if not key.open:
-                hint = f"; did you mean {meant}?" if meant else f" (known: {', '.join(sorted(names))})"
-                problems.append(Problem(show_path(where), f"unknown key{hint}"))
-            elif meant is not None:
-                problems.append(Problem(show_path(where), f"unknown key; did you mean {meant}?"))
+@dataclass
+class _Walk:
+    """One walk over a document, gathering its problems."""
+
+    problems: list[Problem]
+    deep: bool
+    secrets: Collection[str] | None
+
+    def short(self, value: Any, shown: tuple[str, ...]) -> str:
+        names = [part for part in shown if not part.startswith("[")]
+        return _short(value, names[-1] if names else "", self.secrets)
+
+    def walk(self, value: Any, parts: tuple[str, ...], shown: tuple[str, ...]) -> None:
+        key = _declared(parts)
+        if key is None or (key.at_use and not self.deep):
+            return  # the deployer's own data, or looked at where it is used
+        if not any(_fits(value, kind) for kind in key.types):
+            wanted = " or ".join(key.types)
+            self.problems.append(
+                Problem(show_path(shown), f"must be {wanted}, not {kind_of(value)} ({self.short(value, shown)})")
+            )
+            return
+        if key.minimum is not None and kind_of(value) in ("integer", "number") and value < key.minimum:
+            self.problems.append(Problem(show_path(shown), f"must be at least {key.minimum:g}, not {value}"))
+        if key.choices and isinstance(value, str) and value.strip().lower() not in key.choices:
+            listed = ", ".join(c for c in key.choices if c)
+            self.problems.append(Problem(show_path(shown), f"must be one of {listed}, not {self.short(value, shown)}"))
+        if isinstance(value, list):
+            item_key = _declared((*parts, ITEM))
+            for index, item in enumerate(value):
+                where = (*shown, f"[{index}]")
+                if item_key is not None:
+                    self.walk(item, (*parts, ITEM), where)
+                elif key.items is not None and not _fits(item, key.items):
+                    self.problems.append(
+                        Problem(
+                            show_path(where), f"must be {key.items}, not {kind_of(item)} ({self.short(item, shown)})"
+                        )
+                    )
+        if isinstance(value, dict):
+            names = _children(parts)
+            for name, member in value.items():
+                child = (*parts, str(name))
+                where = (*shown, str(name))
+                if _declared(child) is not None:
+                    self.walk(member, child, where)
+                    continue
+                meant = near_miss(str(name), names)
+                if not key.open:
+                    hint = f"; did you mean {meant}?" if meant else f" (known: {', '.join(sorted(names))})"
+                    self.problems.append(Problem(show_path(where), f"unknown key{hint}"))
+                elif meant is not None:
+                    self.problems.append(Problem(show_path(where), f"unknown key; did you mean {meant}?"))
 
 
-def _short(value: Any) -> str:
-    """A value as an error shows it: its shape, never what it holds. A string may be a
-    secret, and so may anything inside a list or an object put where a string belongs
-    (``"keys": {"ops": "${OPS_KEY}"}``)."""
+SHOWN_CHARS = 60  # of a value an error quotes
+
+
+def _short(value: Any, name: str, secrets: Collection[str] | None) -> str:
+    """A value as an error shows it. A string is quoted (up to ``SHOWN_CHARS``), so that
+    ``"ebay.environment": "prod"`` says what was written, unless it may be a secret: its key
+    is named like one (``clientSecret``), it holds one of ``secrets`` (the values the
+    environment brought), or nobody said which values are secret (``secrets`` None); then
+    only its length is told. A list or an object is told by its size: what it holds was
+    put where something else belongs (``"keys": {"ops": "${OPS_KEY}"}``)."""
     if isinstance(value, str):
-        return f"text of {len(value)} characters"
+        if secrets is None or secret_name(name) or any(s and s in value for s in secrets):
+            return f"text of {len(value)} characters"
+        shown = value if len(value) <= SHOWN_CHARS else value[:SHOWN_CHARS] + "…"
+        return json.dumps(shown, ensure_ascii=False)
     if isinstance(value, dict):
         return f"an object of {len(value)} member{'s' if len(value) != 1 else ''}"
     if isinstance(value, list):
         return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
     return json.dumps(value)  # true, false, null, a number: nothing to hide
+
+
+_SECRET_NAME = re.compile(
+    r"token|secret|password|passwd|cert|credential|apikey|api_key|private|appname|devname|appid|^key$", re.I
+)
+# keys named like a secret that hold none: where an OAuth2 credential (config ``auth``)
+# asks for its token, and the file its refresh token is kept in (the secrets beside them,
+# clientSecret and refreshToken, stay secrets)
+_NOT_SECRET_NAME = frozenset({"tokenUrl", "refreshTokenFile"})
+
+
+def secret_name(name: str) -> bool:
+    """Whether a key is named like one holding a secret: every string under it is one."""
+    return _SECRET_NAME.search(name) is not None and name not in _NOT_SECRET_NAME
 
 
 # sections whose mere presence changes what the gateway does (``ebay``: the emulator may

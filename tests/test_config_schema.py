@@ -36,6 +36,9 @@ def write(tmp_path: Path, data: dict) -> Path:
         ({"gateway": {"adhok": {"enabled": False}}}, "gateway.adhok", "adhoc"),
         ({"cache": {"urll": "redis://127.0.0.1:6379/0"}}, "cache.urll", "url"),
         ({"timeout": {"ebay": 1000}}, "timeout", "timeouts"),
+        # two neighbouring letters swapped: difflib's ratio alone rates "jbos" under the cutoff
+        ({"jbos": {"slots": 2}}, "jbos", "jobs"),
+        ({"cache": {"maxBtyes": 1024}}, "cache.maxBtyes", "maxBytes"),
     ],
 )
 def test_a_near_miss_of_a_declared_key_is_refused_with_its_path_the_file_and_a_suggestion(tmp_path, data, path, meant):
@@ -98,6 +101,37 @@ def test_a_wrong_type_never_shows_the_string_it_holds():
 
     assert "hunter2" not in json.dumps(caught.value.to_dict())
     assert "text of 19 characters" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("data", "shown"),
+    [
+        (
+            {"ebay": {"environment": "prod"}},
+            'ebay.environment: must be one of auto, emulator, sandbox, production, not "prod"',
+        ),
+        ({"maxFanOut": "200"}, 'maxFanOut: must be integer, not string ("200")'),
+        ({"cache": {"prefix": 7, "backend": "x" * 100}}, 'not "' + 'x' * 60 + '…"'),
+    ],
+)
+def test_an_error_quotes_a_value_that_is_no_secret(data, shown):
+    """Before, every string was "text of N characters", the value the deployer has to find
+    and fix included."""
+    with pytest.raises(ConfigError) as caught:
+        Config.from_dict(data, env={})
+
+    assert shown in caught.value.message + str(caught.value.details.get("problems"))
+
+
+def test_an_error_never_quotes_a_string_that_holds_a_secret():
+    data = {"jobs": {"maxQueue": "postgresql://jobs:s3cretpw@db/jobs"}, "ebay": {"environment": "${EBAY_TOKEN}"}}
+
+    with pytest.raises(ConfigError) as caught:
+        Config.from_dict(data, env={"EBAY_TOKEN": "tok-0123456789"})
+
+    shown = json.dumps(caught.value.to_dict())
+    assert "s3cretpw" not in shown and "tok-0123456789" not in shown
+    assert "text of 34 characters" in shown and "text of 14 characters" in shown
 
 
 @pytest.mark.parametrize(

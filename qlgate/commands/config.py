@@ -65,7 +65,7 @@ def check(args: argparse.Namespace) -> int:
         print(error.message)
         print(f"{file}: 1 error", file=sys.stderr)
         return EXIT_FAILURE
-    problems = [f"{file}: {problem}" for problem in validate(data, deep=True)]
+    problems = [f"{file}: {problem}" for problem in validate(data, deep=True, secrets=secrets.values)]
     if not problems:  # the types are right: what each setting's own reader says of its values
         problems = [f"{file}: {secrets.mask(message)}" for message in readers_refuse(data)]
     for problem in problems:
