@@ -2,7 +2,7 @@
 config file before a gateway is started with it — every problem at once, each
 naming its JSON path (``check``), and the document as the gateway reads it,
 defaults filled in and secrets masked (``show``). The declared keys are in
-``qlgate/config_schema.py``.
+``qlgate/config_keys.py``.
 """
 
 from __future__ import annotations
