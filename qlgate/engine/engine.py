@@ -126,17 +126,9 @@ class Engine:
 
     @property
     def limits(self) -> CallLimits | None:
+        """The limits the engine was opened with, for good: whoever opens an engine that
+        counts in the job backend's store opens the store first (``jobs.factory.open_jobs``)."""
         return self._limits
-
-    def adopt_limits(self, limits: CallLimits) -> CallLimits:
-        """Take limits opened after the engine, once: the one way besides the constructor,
-        for the gateway's start-up (``qlgate/server/startup.py``), which opens its workspace
-        before the job backend whose store the limits count in. To go when start-up opens
-        the store first and passes the limits to ``Workspace.open``."""
-        if self._limits is not None:
-            raise RuntimeError("the engine has its limits already")
-        self._limits = limits
-        return limits
 
     @property
     def http(self) -> HttpClient:

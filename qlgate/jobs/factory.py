@@ -2,6 +2,15 @@
 cluster's on ``--zookeeper`` (workers run the jobs), else the embedded one in a
 SQLite file. Kept on the jobs side so that the gateway's assembly only takes a
 backend, and an application embedding the gateway opens one as ``serve`` does.
+
+Opening comes in two steps because the engine takes its limits in its constructor
+and the limits count in the job backend's store (the host's SQLite file, or
+ZooKeeper): ``open_jobs`` opens the backend and its limits before the workspace,
+``OpenJobs.serve`` gives the backend the workspace its jobs run in.
+
+    jobs = open_jobs(args, config)
+    workspace = await Workspace.open(config=config, limits=jobs.limits)
+    jobs.serve(workspace, runs_jobs=True)
 """
 
 from __future__ import annotations
@@ -9,6 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,30 +31,64 @@ from .cluster import embedded_database
 if TYPE_CHECKING:
     from ..config import Config
     from ..engine.engine import Engine
+    from .local import LocalJobs
 
-# called with anything (aiohttp passes its app to on_cleanup hooks) when the gateway stops
+# called with anything (the gateway passes itself to its on_close hooks) when the gateway stops
 Stop = Callable[[Any], Awaitable[None]]
 
 
-def open_job_backend(args: Any, workspace: Workspace | Engine, *, runs_jobs: bool) -> tuple[JobBackend, Stop]:
+@dataclass
+class OpenJobs:
+    """A job backend opened, with the limits its store keeps (None: opened without,
+    for an engine that has its own), not yet serving: ``serve`` gives it the workspace
+    its jobs run in; ``stop`` closes everything, served or not."""
+
+    backend: JobBackend
+    limits: CallLimits | None
+    stop: Stop
+    local: LocalJobs | None = field(default=None, repr=False)  # the embedded backend runs jobs itself
+
+    def serve(self, workspace: Workspace, *, runs_jobs: bool) -> None:
+        """The embedded backend runs its jobs in ``workspace`` (when ``runs_jobs``: of
+        several gateway processes only the first runs them, the others take
+        submissions); the cluster's run on its workers."""
+        if self.local is None:
+            return
+        from .runner import EngineRunner
+
+        self.local.runner = EngineRunner(workspace)
+        if runs_jobs:
+            self.local.start(asyncio.get_running_loop())
+
+
+def open_jobs(args: Any, config: Config, *, limits: bool = True) -> OpenJobs:
     """``--zookeeper``: the cluster's backend (workers run the jobs). Otherwise the
-    embedded one, in SQLite (config ``jobs.database``); of several gateway
-    processes only the first runs jobs, the others take submissions. No run takes
-    longer than ``jobs.maxRunSeconds``, nor may a job ask for longer. Returns the
-    backend and the coroutine function that stops it."""
+    embedded one, in SQLite (config ``jobs.database``). No run takes longer than
+    ``jobs.maxRunSeconds``, nor may a job ask for longer. ``limits``: open the limits
+    the store keeps, for the engine about to be opened (``Engine(limits=…)``)."""
     from .model import check_run_seconds
 
-    workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
-    settings = workspace.config.data.get("jobs") or {}
+    settings = config.data.get("jobs") or {}
     max_run_seconds = check_run_seconds(settings.get("maxRunSeconds", 3600))
     if getattr(args, "zookeeper", None):
-        return _cluster_backend(args.zookeeper, workspace, settings, max_run_seconds)
-    return _embedded_backend(workspace, settings, max_run_seconds, runs_jobs=runs_jobs)
+        return _cluster_jobs(args.zookeeper, config, settings, max_run_seconds, limits)
+    return _embedded_jobs(config, settings, max_run_seconds, limits)
 
 
-def _cluster_backend(
-    zookeeper: str, workspace: Workspace, settings: dict[str, Any], max_run_seconds: float
-) -> tuple[JobBackend, Stop]:
+def open_job_backend(args: Any, workspace: Workspace | Engine, *, runs_jobs: bool) -> tuple[JobBackend, Stop]:
+    """The job backend of a workspace already open (tests, an application embedding the
+    gateway), serving: its engine keeps the limits it was opened with (none: its calls
+    count against none), so none are opened here. Returns the backend and the coroutine
+    function that stops it."""
+    workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
+    jobs = open_jobs(args, workspace.config, limits=False)
+    jobs.serve(workspace, runs_jobs=runs_jobs)
+    return jobs.backend, jobs.stop
+
+
+def _cluster_jobs(
+    zookeeper: str, config: Config, settings: dict[str, Any], max_run_seconds: float, with_limits: bool
+) -> OpenJobs:
     from ..extras import require
 
     require("kazoo", "cluster", "the ZooKeeper job backend (--zookeeper)")
@@ -52,8 +96,8 @@ def _cluster_backend(
     from .zk.client import ZkJobs
     from .zk.session import zk_client
 
-    timing = cluster_settings(workspace.config)
-    archive = open_archive(cluster_database(workspace.config), timing)
+    timing = cluster_settings(config)
+    archive = open_archive(cluster_database(config), timing)
     client = zk_client(
         zookeeper, timeout=float(settings.get("sessionTimeout", 10)), retry_max_delay=timing["retryMaxDelay"]
     )
@@ -62,7 +106,7 @@ def _cluster_backend(
         client, max_queue=int(settings.get("maxQueue", 100_000)), archive=archive, max_run_seconds=max_run_seconds
     )
     # every call of this gateway counts cluster-wide
-    limits = workspace.engine.adopt_limits(cluster_limits(workspace.config.data, client))
+    limits = cluster_limits(config.data, client) if with_limits else None
 
     async def stop(_: Any = None) -> None:
         await asyncio.to_thread(close_limits, limits)
@@ -71,15 +115,12 @@ def _cluster_backend(
         client.close()
         archive.close()
 
-    return jobs, stop
+    return OpenJobs(jobs, limits, stop)
 
 
-def _embedded_backend(
-    workspace: Workspace, settings: dict[str, Any], max_run_seconds: float, *, runs_jobs: bool
-) -> tuple[JobBackend, Stop]:
+def _embedded_jobs(config: Config, settings: dict[str, Any], max_run_seconds: float, with_limits: bool) -> OpenJobs:
     from .local import LocalJobs
     from .model import JobError
-    from .runner import EngineRunner
 
     database = embedded_database(settings)
     if database is None:
@@ -99,18 +140,18 @@ def _embedded_backend(
         max_queue=int(settings.get("maxQueue", 100_000)),
         max_run_seconds=max_run_seconds,
     )
-    # every call of this gateway counts, per host
-    limits = workspace.engine.adopt_limits(host_limits(workspace.config.data, database))
-    local.runner = EngineRunner(workspace)
-    if runs_jobs:
-        local.start(asyncio.get_running_loop())
+    try:  # every call of this gateway counts, per host
+        limits = host_limits(config.data, database) if with_limits else None
+    except BaseException:
+        local.close()
+        raise
 
     async def stop(_: Any = None) -> None:
         await local.stop()
         await asyncio.to_thread(close_limits, limits)
         local.close()
 
-    return local, stop
+    return OpenJobs(local, limits, stop, local)
 
 
 @contextmanager
