@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
+from .config_keys import declared_default
 from .config_schema import Problem, secret_name, validate
+from .config_values import ConfigView
 from .errors import ConfigError
 from .http.proxy import ProxySettings, proxy_settings
 
@@ -71,18 +73,19 @@ def url_passwords(url: str) -> set[str]:
 
 @dataclass
 class Settings:
-    """The engine's knobs, read from the config document with safe defaults."""
+    """The engine's knobs, read from the config document (``ConfigView``: each field's
+    default is its key's declared one)."""
 
-    max_nested_requests: int = 50
-    max_fan_out: int = 1000
-    max_response_bytes: int = 10_000_000
-    params_from_request: bool = True
-    request_id_header: str = "request-id"
-    connection: str = "keep-alive"
+    max_nested_requests: int = declared_default("maxNestedRequests")
+    max_fan_out: int = declared_default("maxFanOut")
+    max_response_bytes: int = declared_default("maxResponseLength")
+    params_from_request: bool = declared_default("paramsFromRequest")
+    request_id_header: str = declared_default("requestIdHeader")
+    connection: str = declared_default("connection")
     udf_paths: list[Path] = field(default_factory=list)
     patch_paths: list[Path] = field(default_factory=list)
-    default_timeout_ms: int = 10_000
-    script_budget: int = 5_000_000  # work one run may build (Run.spend)
+    default_timeout_ms: int = declared_default("defaultTimeout")
+    script_budget: int = declared_default("scriptBudget")  # work one run may build (Run.spend)
     table_timeouts: dict[str, int] = field(default_factory=dict)
     proxy: ProxySettings | None = None  # config ``proxy`` (qlgate/http/proxy.py): None sends directly
 
@@ -98,51 +101,29 @@ class Settings:
         return self.default_timeout_ms
 
     @classmethod
-    def from_config(cls, config: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
+    def from_config(cls, config: dict[str, Any] | ConfigView, env: dict[str, str] | None = None) -> Settings:
         """``env``: where ``"proxy": "env"`` reads HTTP_PROXY and the like (the process's own
-        environment unless given)."""
-
-        def number(key: str, default: int, *aliases: str) -> int:
-            for k in (key, *aliases):
-                value = config.get(k)
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-                    return int(value)
-            return default
-
+        environment unless given). A value the key's declaration refuses is a
+        ``ConfigError`` naming it, never its default in disguise."""
+        view = config if isinstance(config, ConfigView) else ConfigView(config)
+        response_bytes = view.optional_integer("maxResponseSize")  # the older name: the newer wins
+        if view.has("maxResponseLength") or response_bytes is None:
+            response_bytes = view.integer("maxResponseLength")
         return cls(
-            max_nested_requests=number("maxNestedRequests", 50),
-            max_fan_out=number("maxFanOut", 1000),
-            max_response_bytes=number("maxResponseLength", 10_000_000, "maxResponseSize"),
-            params_from_request=config.get("paramsFromRequest", True) is not False,
-            request_id_header=str(config.get("requestIdHeader") or "request-id"),
-            connection=str(config.get("connection") or "keep-alive"),
-            udf_paths=[Path(p) for p in _listed(config, "udfPaths") if isinstance(p, str)],
-            patch_paths=[Path(p) for p in _listed(config, "patchPaths") if isinstance(p, str)],
-            default_timeout_ms=number("defaultTimeout", 10_000),
-            script_budget=number("scriptBudget", 5_000_000),
-            table_timeouts={
-                k: int(v)
-                for k, v in _mapping(config, "timeouts").items()
-                if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
-            },
-            proxy=proxy_settings(config.get("proxy"), os.environ if env is None else env),
+            max_nested_requests=view.integer("maxNestedRequests"),
+            max_fan_out=view.integer("maxFanOut"),
+            max_response_bytes=response_bytes,
+            params_from_request=view.boolean("paramsFromRequest"),
+            # an empty header name would name no header: the default's
+            request_id_header=view.text("requestIdHeader") or cls.request_id_header,
+            connection=view.text("connection") or cls.connection,
+            udf_paths=[Path(p) for p in view.strings("udfPaths") or ()],
+            patch_paths=[Path(p) for p in view.strings("patchPaths") or ()],
+            default_timeout_ms=view.integer("defaultTimeout"),
+            script_budget=view.integer("scriptBudget"),
+            table_timeouts={name: int(ms) for name, ms in view.entries("timeouts").items()},
+            proxy=proxy_settings(view.value("proxy"), os.environ if env is None else env),
         )
-
-
-def _listed(config: dict[str, Any], key: str) -> list[Any]:
-    """A setting that must be a list of paths: a typed error names it otherwise (a string
-    would be read as a list of one-letter paths)."""
-    value = config.get(key) or []
-    if not isinstance(value, list):
-        raise ConfigError(f"config {key} must be a list of paths, not {type(value).__name__}")
-    return value
-
-
-def _mapping(config: dict[str, Any], key: str) -> dict[str, Any]:
-    value = config.get(key) or {}
-    if not isinstance(value, dict):
-        raise ConfigError(f"config {key} must be an object of table names to milliseconds, not {type(value).__name__}")
-    return value
 
 
 class Secrets:
@@ -216,6 +197,11 @@ class Config:
     settings: Settings
     path: Path | None = None
 
+    @property
+    def view(self) -> ConfigView:
+        """The document's settings, typed (``config_values``): how the code reads a key."""
+        return ConfigView(self.data, self.secrets.values)
+
     @classmethod
     def from_dict(
         cls,
@@ -233,7 +219,7 @@ class Config:
         problems = validate(resolved, secrets=found)
         if problems:
             raise invalid(problems, path)
-        settings = Settings.from_config(resolved, environment)
+        settings = Settings.from_config(ConfigView(resolved, found), environment)
         if settings.proxy is not None:  # credentials in a proxy URL, its Basic token
             found |= settings.proxy.secrets()
         return cls(resolved, Secrets(found), settings, path)

@@ -111,7 +111,7 @@ def test_a_wrong_type_never_shows_the_string_it_holds():
             'ebay.environment: must be one of auto, emulator, sandbox, production, not "prod"',
         ),
         ({"maxFanOut": "200"}, 'maxFanOut: must be integer, not string ("200")'),
-        ({"cache": {"prefix": 7, "backend": "x" * 100}}, 'not "' + 'x' * 60 + '…"'),
+        ({"cache": {"prefix": 7, "backend": "x" * 100}}, 'not "' + "x" * 60 + '…"'),
     ],
 )
 def test_an_error_quotes_a_value_that_is_no_secret(data, shown):
@@ -346,3 +346,36 @@ def test_config_show_adds_no_section_whose_presence_changes_the_gateway():
     shown = effective({"maxFanOut": 7})
     assert "ebay" not in shown and "auth" not in shown.get("gateway", {})
     assert effective({"ebay": {}})["ebay"]["environment"] == "auto"
+
+
+# ---------------------------------------------------------------- typed reads (qlgate/config_values.py)
+
+
+@pytest.mark.parametrize(
+    ("read", "data", "path", "problem"),
+    [
+        (GatewayPolicy.from_config, {"gateway": {"maxBodyBytes": "1mb"}}, "gateway.maxBodyBytes", "must be integer"),
+        (GatewayPolicy.from_config, {"gateway": {"jsonp": "yes"}}, "gateway.jsonp", "must be boolean"),
+        (CacheSettings.from_config, {"cache": {"waitMs": -1}}, "cache.waitMs", "must be at least 0"),
+        (CacheSettings.from_config, {"cache": {"negative": float("inf")}}, "cache.negative", "must be number"),
+        (BackoffSettings.from_config, {"backoff": {"failures": 0}}, "backoff.failures", "must be at least 1"),
+        (Settings.from_config, {"udfPaths": ["udfs", 3]}, "udfPaths[1]", "must be string, not integer"),
+    ],
+)
+def test_every_settings_class_refuses_a_bad_value_naming_its_path(read, data, path, problem):
+    """Each settings class read its numbers its own way: the gateway's took a bad one for
+    its default, the cache's and back-off's refused it in words of their own, without the
+    path. Now each reads through the declared keys, the way loading checks them."""
+    with pytest.raises(ConfigError) as caught:
+        read(data)
+
+    assert caught.value.message.startswith(f"config {path}: {problem}")
+    assert caught.value.details["path"] == path
+
+
+def test_the_settings_of_an_empty_config_are_the_declared_defaults():
+    assert GatewayPolicy.from_config({}) == GatewayPolicy()
+    assert CacheSettings.from_config({}) == CacheSettings()
+    assert BackoffSettings.from_config({}) == BackoffSettings()
+    assert Settings.from_config({}) == Settings()
+    assert GatewayPolicy().max_connections == next(k.default for k in KEYS if k.path == "gateway.maxConnections")

@@ -39,6 +39,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "qlgate.loop",
             "qlgate.config_keys",
             "qlgate.config_schema",
+            "qlgate.config_values",
             "qlgate.config_docs",
         ),
     ),

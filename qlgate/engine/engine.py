@@ -111,12 +111,13 @@ class Engine:
         self.credentials = TokenManager(self.config, lambda: self.http)
         # answers of tables and statements with ``expires``, and the calls in flight that
         # identical reads share (config ``cache``; in-process unless it names Redis)
-        self.responses = ResponseCache.from_config(self.config.data)
+        view = self.config.view  # the settings, typed (config_values)
+        self.responses = ResponseCache.from_config(view)
         # successive failures per table, and the back-off they call for (config ``backoff``)
-        self.backoff = BackoffBoard(BackoffSettings.from_config(self.config.data))
+        self.backoff = BackoffBoard(BackoffSettings.from_config(view))
         # the partner APIs' limits on every call (qlgate/limits), shared with the other
         # processes through the store their opener chose
-        self.api_types = ApiTypes.from_config(self.config.data)
+        self.api_types = ApiTypes.from_config(view)
         self._limits = limits
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0

@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s", force=True)
     config = load_config(args.config)
-    gatekeeper = Gatekeeper.from_config(config.data)  # a bad key list stops us here, not per request
+    gatekeeper = Gatekeeper.from_config(config.view)  # a bad key list stops us here, not per request
     if gatekeeper.open and not loopback_host(args.host) and not getattr(args, "insecure", False):
         raise UsageError(
             f"refusing to serve on {args.host} without API keys: configure gateway.auth "
