@@ -119,7 +119,7 @@ KEYS: tuple[Key, ...] = (
     _k("jobs.database", "string", ".qlgate/jobs.sqlite", "Where jobs and results are kept: a SQLite file, or a PostgreSQL URL for a cluster (the cluster extra, `pip install 'qlgate[cluster]'`).", "postgresql://jobs@db/qlgate"),
     _k("jobs.archive", "string", None, "Older name of `jobs.database`.", ".qlgate/jobs.sqlite"),
     _k("jobs.maxRunSeconds", "number", 3600, "Longest run of a job, in seconds.", 600, minimum=0),
-    _k("jobs.maxResultBytes", "integer", 16_777_216, "Largest stored result of a job, in bytes (at most 1 GiB).", 1048576, minimum=1),
+    _k("jobs.maxResultBytes", "integer", 67_108_864, "Largest stored result of a job, in bytes (at most 1 GiB).", 1048576, minimum=1, maximum=1 << 30),
     _k("jobs.maxQueue", "integer", 100_000, "Most jobs waiting at once.", 1000, minimum=1),
     _k("jobs.slots", "integer", 4, "Jobs one gateway process runs at once (embedded backend).", 8, minimum=1),
     _k("jobs.sessionTimeout", "number", 10, "ZooKeeper session timeout, in seconds.", 20, minimum=0),

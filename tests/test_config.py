@@ -264,3 +264,16 @@ def test_a_config_file_that_is_not_utf8_is_a_typed_error(tmp_path):
     file.write_bytes('{"name": "caf\xe9"}'.encode("latin-1"))
     with pytest.raises(ConfigError, match="not UTF-8"):
         Config.load(file)
+
+
+def test_the_jobs_database_from_the_environment_counts_when_the_config_names_none(monkeypatch, tmp_path):
+    """``jobs.database`` has a declared default, which must not hide $QLGATE_JOBS_DATABASE:
+    the typed settings keep only what the config writes."""
+    from qlgate.jobs.cluster import JobsSettings, cluster_database, embedded_database
+
+    monkeypatch.setenv("QLGATE_JOBS_DATABASE", str(tmp_path / "env.sqlite"))
+    for data in ({}, {"jobs": {"slots": 2}}):
+        assert JobsSettings.of(data).database is None
+        assert embedded_database(JobsSettings.of(data)) == cluster_database(data) == str(tmp_path / "env.sqlite")
+    assert JobsSettings.of({"jobs": {"archive": "old.sqlite"}}).database == "old.sqlite"
+    assert JobsSettings.of({"jobs": {"database": "new.sqlite", "archive": "old.sqlite"}}).database == "new.sqlite"

@@ -18,6 +18,8 @@ from qlgate.config_docs import markdown
 from qlgate.config_schema import KEYS, effective, validate
 from qlgate.engine.backoff import BackoffSettings
 from qlgate.errors import ConfigError
+from qlgate.jobs.archive import DEFAULT_MAX_RESULT_BYTES
+from qlgate.jobs.cluster import JobsSettings, cluster_settings
 from qlgate.server.policy import GatewayPolicy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,6 +200,11 @@ def test_the_declared_defaults_are_the_codes_defaults():
     assert declared["cache.lockMs"] == cache.lock_ms and declared["cache.waitMs"] == cache.wait_ms
     assert declared["backoff.failures"] == backoff.failures
     assert declared["backoff.retryAfterMax"] == backoff.retry_after_max_ms
+    # the docs said 16 MiB while the cluster read 64 MiB when the key was left out
+    timing = cluster_settings(None)
+    assert declared["jobs.maxResultBytes"] == timing["maxResultBytes"] == DEFAULT_MAX_RESULT_BYTES
+    assert declared["jobs.callTimeout"] == timing["callTimeout"]
+    assert declared["jobs.maxRunSeconds"] == timing["maxRunSeconds"] == JobsSettings().max_run_seconds
 
 
 def test_effective_fills_declared_defaults_and_keeps_what_is_set():

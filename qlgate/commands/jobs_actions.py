@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from ..jobs.cluster import DEFAULT_DATABASE, cluster_settings, open_archive
+from ..jobs.cluster import DEFAULT_DATABASE, JobsSettings, cluster_settings, open_archive
 from .arguments import UsageError, parse_var
 from .output import is_terminal, progress_line, write_json_text
 
@@ -53,7 +53,7 @@ def open_backend(args: argparse.Namespace) -> JobClient:
     max_run = cluster_settings(config)["maxRunSeconds"] if config is not None else MAX_RUN_SECONDS
     target = (
         args.database
-        or ((config.data.get("jobs") or {}).get("database") if config is not None else None)
+        or JobsSettings.of(config).database
         or os.environ.get("QLGATE_JOBS_DATABASE")
         or (DEFAULT_DATABASE if Path(DEFAULT_DATABASE).is_file() else None)
     )

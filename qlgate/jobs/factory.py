@@ -26,7 +26,7 @@ from ..limits.gate import CallLimits
 from ..limits.open import close_limits, cluster_limits, host_limits
 from ..workspace import Workspace
 from .backend import JobBackend
-from .cluster import embedded_database
+from .cluster import JobsSettings, embedded_database
 
 if TYPE_CHECKING:
     from ..config import Config
@@ -68,8 +68,8 @@ def open_jobs(args: Any, config: Config, *, limits: bool = True) -> OpenJobs:
     the store keeps, for the engine about to be opened (``Engine(limits=…)``)."""
     from .model import check_run_seconds
 
-    settings = config.data.get("jobs") or {}
-    max_run_seconds = check_run_seconds(settings.get("maxRunSeconds", 3600))
+    settings = JobsSettings.of(config)
+    max_run_seconds = check_run_seconds(settings.max_run_seconds)
     if getattr(args, "zookeeper", None):
         return _cluster_jobs(args.zookeeper, config, settings, max_run_seconds, limits)
     return _embedded_jobs(config, settings, max_run_seconds, limits)
@@ -87,7 +87,7 @@ def open_job_backend(args: Any, workspace: Workspace | Engine, *, runs_jobs: boo
 
 
 def _cluster_jobs(
-    zookeeper: str, config: Config, settings: dict[str, Any], max_run_seconds: float, with_limits: bool
+    zookeeper: str, config: Config, settings: JobsSettings, max_run_seconds: float, with_limits: bool
 ) -> OpenJobs:
     from ..extras import require
 
@@ -98,13 +98,9 @@ def _cluster_jobs(
 
     timing = cluster_settings(config)
     archive = open_archive(cluster_database(config), timing)
-    client = zk_client(
-        zookeeper, timeout=float(settings.get("sessionTimeout", 10)), retry_max_delay=timing["retryMaxDelay"]
-    )
+    client = zk_client(zookeeper, timeout=settings.session_timeout, retry_max_delay=timing["retryMaxDelay"])
     client.start(30)
-    jobs = ZkJobs(
-        client, max_queue=int(settings.get("maxQueue", 100_000)), archive=archive, max_run_seconds=max_run_seconds
-    )
+    jobs = ZkJobs(client, max_queue=settings.max_queue, archive=archive, max_run_seconds=max_run_seconds)
     # every call of this gateway counts cluster-wide
     limits = cluster_limits(config.data, client) if with_limits else None
 
@@ -118,7 +114,7 @@ def _cluster_jobs(
     return OpenJobs(jobs, limits, stop)
 
 
-def _embedded_jobs(config: Config, settings: dict[str, Any], max_run_seconds: float, with_limits: bool) -> OpenJobs:
+def _embedded_jobs(config: Config, settings: JobsSettings, max_run_seconds: float, with_limits: bool) -> OpenJobs:
     from .local import LocalJobs
     from .model import JobError
 
@@ -127,7 +123,7 @@ def _embedded_jobs(config: Config, settings: dict[str, Any], max_run_seconds: fl
         try:
             from .archive_pg import mask_url
 
-            shown = mask_url(str(settings.get("database")))
+            shown = mask_url(str(settings.database))
         except ImportError:  # no psycopg (the cluster extra): the URL is not shown, its password neither
             shown = "a PostgreSQL URL"
         raise JobError(
@@ -136,8 +132,8 @@ def _embedded_jobs(config: Config, settings: dict[str, Any], max_run_seconds: fl
         )
     local = LocalJobs(
         database,
-        slots=int(settings.get("slots", 4)),
-        max_queue=int(settings.get("maxQueue", 100_000)),
+        slots=settings.slots,
+        max_queue=settings.max_queue,
         max_run_seconds=max_run_seconds,
     )
     try:  # every call of this gateway counts, per host
@@ -159,8 +155,7 @@ def host_limits_if_set(config: Config) -> Iterator[CallLimits | None]:
     """``qlgate run`` and the shell: the host's limits, for the engine they open, when
     the embedded job backend has a file (where ``qlgate jobs limits/rates`` keep them);
     none to count against otherwise. Closed when the block ends."""
-    settings = config.data.get("jobs") or {}
-    database = embedded_database(settings if isinstance(settings, dict) else {})
+    database = embedded_database(JobsSettings.of(config))
     if database is None or not Path(database).is_file():
         yield None
         return
