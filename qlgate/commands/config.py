@@ -93,15 +93,16 @@ def readers_refuse(data: dict[str, Any]) -> list[str]:
         config = Config.from_dict(data, env={})
     except QlError as error:
         return [error.message]
+    view = config.view
     readers: list[Callable[[], Any]] = [
-        lambda: CacheSettings.from_config(data),
-        lambda: BackoffSettings.from_config(data),
-        lambda: ApiTypes.from_config(data),
-        lambda: GatewayPolicy.from_config(data),
-        lambda: Gatekeeper.from_config(data),
-        lambda: Trust.for_callers(data, ()),
+        lambda: CacheSettings.from_config(view),
+        lambda: BackoffSettings.from_config(view),
+        lambda: ApiTypes.from_config(view),
+        lambda: GatewayPolicy.from_config(view),
+        lambda: Gatekeeper.from_config(view),
+        lambda: Trust.for_callers(view, ()),
         lambda: cluster_settings(config),
-        lambda: environment_of(data) if "ebay" in data else None,
+        lambda: environment_of(view) if "ebay" in data else None,
     ]
     refused = []
     for read in readers:
