@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
 from .config_keys import declared_default
+from .config_position import position
 from .config_schema import Problem, secret_name, validate
 from .config_values import ConfigView
 from .errors import ConfigError
@@ -233,16 +234,36 @@ class Config:
 
 
 def invalid(problems: list[Problem], path: Path | None) -> ConfigError:
-    """The error a document with ``problems`` is refused with: the first in full, a
-    count of the others (``qlgate config check`` lists them all)."""
-    where = f"config {path}" if path is not None else "config"
+    """The error a document with ``problems`` is refused with: the first in full, with
+    its line and column in the file, and a count of the others (``qlgate config check``
+    lists them all)."""
+    first = problems[0]
+    at = located(first, path)
+    where = f"config {path}{at}" if path is not None else "config"
     more = f" (and {len(problems) - 1} more: qlgate config check lists them)" if len(problems) > 1 else ""
+    line, column = (int(n) for n in at[1:].split(":")) if at else (None, None)
     return ConfigError(
-        f"{where}: {problems[0]}{more}",
-        path=problems[0].path,
+        f"{where}: {first}{more}",
+        line=line,
+        column=column,
+        path=first.path,
         file=str(path) if path is not None else None,
         problems=[str(p) for p in problems] if len(problems) > 1 else None,
     )
+
+
+def located(problem: Problem, file: Path | None, text: str | None = None) -> str:
+    """``:LINE:COLUMN`` of the key ``problem`` is about in ``file`` (whose ``text`` may be
+    given, read once for many problems), or nothing when it cannot be found there."""
+    if file is None or not problem.parts:
+        return ""
+    if text is None:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+    found = position(text, problem.parts)
+    return f":{found[0]}:{found[1]}" if found is not None else ""
 
 
 def substituted(data: dict[str, Any], env: dict[str, str] | None = None) -> tuple[dict[str, Any], Secrets]:

@@ -24,7 +24,7 @@ import json
 import math
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .config_keys import ANY, ITEM, KEYS, Key
@@ -38,10 +38,12 @@ _BY_PARTS = {key.parts: key for key in KEYS}
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a config document: where (a JSON path) and what."""
+    """One thing wrong with a config document: where (a JSON path, and its parts, which
+    ``config_position`` finds in the file's text) and what."""
 
     path: str
     message: str
+    parts: tuple[str, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         return f"{self.path or '(document)'}: {self.message}"
@@ -154,7 +156,7 @@ class _Walk:
                 elif key.items is not None and not _fits(item, key.items):
                     quoted = _short(item, _name(shown), self.secrets)
                     self.problems.append(
-                        Problem(show_path(where), f"must be {key.items}, not {kind_of(item)} ({quoted})")
+                        Problem(show_path(where), f"must be {key.items}, not {kind_of(item)} ({quoted})", where)
                     )
         if isinstance(value, dict):
             names = _children(parts)
@@ -167,28 +169,30 @@ class _Walk:
                 meant = near_miss(str(name), names)
                 if not key.open:
                     hint = f"; did you mean {meant}?" if meant else f" (known: {', '.join(sorted(names))})"
-                    self.problems.append(Problem(show_path(where), f"unknown key{hint}"))
+                    self.problems.append(Problem(show_path(where), f"unknown key{hint}", where))
                 elif meant is not None:
-                    self.problems.append(Problem(show_path(where), f"unknown key; did you mean {meant}?"))
+                    self.problems.append(Problem(show_path(where), f"unknown key; did you mean {meant}?", where))
 
 
 def check(key: Key, value: Any, shown: Sequence[str], secrets: Collection[str] | None) -> list[Problem]:
     """What is wrong with ``value`` as the value of ``key`` itself (not what it holds):
     its type, its minimum and maximum, its choices. ``shown``: its JSON path, as the
     problems name it; ``secrets`` as for ``validate``."""
-    where = show_path(shown)
+    where, parts = show_path(shown), tuple(shown)
     if not _fits_any(value, key):
         wanted = " or ".join(key.types)
-        return [Problem(where, f"must be {wanted}, not {kind_of(value)} ({_short(value, _name(shown), secrets)})")]
+        quoted = _short(value, _name(shown), secrets)
+        return [Problem(where, f"must be {wanted}, not {kind_of(value)} ({quoted})", parts)]
     problems = []
     if kind_of(value) in ("integer", "number"):
         if key.minimum is not None and value < key.minimum:
-            problems.append(Problem(where, f"must be at least {key.minimum:g}, not {value}"))
+            problems.append(Problem(where, f"must be at least {key.minimum:g}, not {value}", parts))
         if key.maximum is not None and value > key.maximum:
-            problems.append(Problem(where, f"must be at most {key.maximum:g}, not {value}"))
+            problems.append(Problem(where, f"must be at most {key.maximum:g}, not {value}", parts))
     if key.choices and isinstance(value, str) and value.strip().lower() not in key.choices:
         listed = ", ".join(c for c in key.choices if c)
-        problems.append(Problem(where, f"must be one of {listed}, not {_short(value, _name(shown), secrets)}"))
+        quoted = _short(value, _name(shown), secrets)
+        problems.append(Problem(where, f"must be one of {listed}, not {quoted}", parts))
     return problems
 
 

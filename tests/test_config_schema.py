@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def write(tmp_path: Path, data: dict) -> Path:
     file = tmp_path / "deploy.json"
-    file.write_text(json.dumps(data), encoding="utf-8")
+    file.write_text(json.dumps(data, indent=2), encoding="utf-8")
     return file
 
 
@@ -52,6 +52,24 @@ def test_a_near_miss_of_a_declared_key_is_refused_with_its_path_the_file_and_a_s
     message = caught.value.message
     assert str(file) in message and f"{path}: unknown key; did you mean {meant}?" in message
     assert caught.value.details["path"] == path
+    where = (caught.value.line, caught.value.column)
+    assert message.startswith(f"config {file}:{where[0]}:{where[1]}: ") and where[0] >= 2
+
+
+def test_a_refused_config_file_is_pointed_at_line_and_column(tmp_path):
+    file = tmp_path / "deploy.json"
+    file.write_text(
+        '{\n  "shop": {"site": "x"},\n  "gateway": {\n    "auth": {"keys": [\n'
+        '      {"name": "a", "key": "k", "scopes": ["query"]},\n'
+        '      {"name": 7}]}}\n}\n',
+        encoding="utf-8",
+    )
+
+    with pytest.raises(ConfigError) as caught:
+        Config.load(file, env={})
+
+    assert caught.value.message == f"config {file}:6:8: gateway.auth.keys[1].name: must be string, not integer (7)"
+    assert (caught.value.line, caught.value.column) == (6, 8)
 
 
 def test_tables_and_auth_are_checked_where_they_are_used_and_by_config_check():
@@ -242,10 +260,10 @@ def test_config_check_lists_every_problem_and_exits_1(tmp_path, capsys):
     assert run_config("check", "--config", str(file)) == 1
 
     out, err = capsys.readouterr()
-    assert out.splitlines() == [
-        f"{file}: maxNestedRequest: unknown key; did you mean maxNestedRequests?",
-        f"{file}: gateway.adhok: unknown key; did you mean adhoc?",
-        f"{file}: auth.a.tokenUlr: unknown key; did you mean tokenUrl?",
+    assert out.splitlines() == [  # file:line:column, as qlgate check points into tables
+        f"{file}:2:3: maxNestedRequest: unknown key; did you mean maxNestedRequests?",
+        f"{file}:4:5: gateway.adhok: unknown key; did you mean adhoc?",
+        f"{file}:11:7: auth.a.tokenUlr: unknown key; did you mean tokenUrl?",
     ]
     assert "3 error(s)" in err
 
@@ -329,7 +347,7 @@ def test_qlgate_config_is_a_command_of_the_cli(tmp_path):
         text=True,
         timeout=60,
     )
-    assert (checked.returncode, checked.stdout) == (1, f"{file}: cache.urll: unknown key; did you mean url?\n")
+    assert (checked.returncode, checked.stdout) == (1, f"{file}:3:5: cache.urll: unknown key; did you mean url?\n")
     shown = subprocess.run(
         [sys.executable, "-m", "qlgate", "config", "show", "--config", str(file)],
         cwd=ROOT,

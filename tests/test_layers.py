@@ -40,6 +40,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "qlgate.config_keys",
             "qlgate.config_schema",
             "qlgate.config_values",
+            "qlgate.config_position",
             "qlgate.config_docs",
         ),
     ),

@@ -51,7 +51,7 @@ def _file(args: argparse.Namespace) -> Path | None:
 
 
 def check(args: argparse.Namespace) -> int:
-    from ..config import read_document, substituted
+    from ..config import located, read_document, substituted
     from ..config_schema import validate
 
     file = _file(args)
@@ -65,7 +65,9 @@ def check(args: argparse.Namespace) -> int:
         print(error.message)
         print(f"{file}: 1 error", file=sys.stderr)
         return EXIT_FAILURE
-    problems = [f"{file}: {problem}" for problem in validate(data, deep=True, secrets=secrets.values)]
+    text = file.read_text(encoding="utf-8")
+    found = validate(data, deep=True, secrets=secrets.values)
+    problems = [f"{file}{located(problem, file, text)}: {problem}" for problem in found]
     if not problems:  # the types are right: what each setting's own reader says of its values
         problems = [f"{file}: {secrets.mask(message)}" for message in readers_refuse(data)]
     for problem in problems:
