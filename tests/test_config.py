@@ -269,7 +269,8 @@ def test_a_config_file_that_is_not_utf8_is_a_typed_error(tmp_path):
 def test_the_jobs_database_from_the_environment_counts_when_the_config_names_none(monkeypatch, tmp_path):
     """``jobs.database`` has a declared default, which must not hide $QLGATE_JOBS_DATABASE:
     the typed settings keep only what the config writes."""
-    from qlgate.jobs.cluster import JobsSettings, cluster_database, embedded_database
+    from qlgate.jobs.cluster import cluster_database, embedded_database
+    from qlgate.jobs.settings import JobsSettings
 
     monkeypatch.setenv("QLGATE_JOBS_DATABASE", str(tmp_path / "env.sqlite"))
     for data in ({}, {"jobs": {"slots": 2}}):

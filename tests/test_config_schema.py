@@ -19,7 +19,8 @@ from qlgate.config_schema import KEYS, effective, validate
 from qlgate.engine.backoff import BackoffSettings
 from qlgate.errors import ConfigError
 from qlgate.jobs.archive import DEFAULT_MAX_RESULT_BYTES
-from qlgate.jobs.cluster import JobsSettings, cluster_settings
+from qlgate.jobs.cluster import cluster_settings
+from qlgate.jobs.settings import JobsSettings
 from qlgate.server.policy import GatewayPolicy
 
 ROOT = Path(__file__).resolve().parents[1]

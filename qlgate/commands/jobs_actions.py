@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from ..jobs.cluster import DEFAULT_DATABASE, JobsSettings, cluster_settings, open_archive
+from ..jobs.cluster import cluster_settings, open_archive
 from .arguments import UsageError, parse_var
 from .output import is_terminal, progress_line, write_json_text
 
@@ -38,6 +38,7 @@ def open_backend(args: argparse.Namespace) -> JobClient:
     from kazoo.handlers.threading import KazooTimeoutError
 
     from ..jobs.model import MAX_RUN_SECONDS, JobError
+    from ..jobs.settings import DEFAULT_DATABASE, JobsSettings
     from ..jobs.zk.client import ZkJobs
     from ..jobs.zk.session import zk_client
     from ..workspace import load_config

@@ -4,55 +4,21 @@ limiter``, ``qlgate jobs``: the typed settings (``JobsSettings``, read through
 the declared keys), the cluster's timings, where finished jobs are kept, and that
 database opened.
 
-Its model imports wait for a call: the command modules import this one while
-the command line is parsed, before anyone knows a job command will run.
+Its other imports (the job model, the typed settings, ``settings.py``) wait for a
+call: the command modules import this one while the command line is parsed, before
+anyone knows a job command will run.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..config_keys import declared_default
-from ..config_values import ConfigView
 from ..errors import QlError
 
-DEFAULT_DATABASE: str = declared_default("jobs.database")
-
-
-@dataclass(frozen=True)
-class JobsSettings:
-    """Config ``jobs``, typed: each field the declared key's value or default.
-    ``database`` is what the config writes (``archive``, the older name, when
-    ``database`` is not), None when it writes neither: where it then is depends on
-    who asks (``embedded_database``, ``cluster_database``)."""
-
-    database: str | None = None
-    max_run_seconds: float = declared_default("jobs.maxRunSeconds")
-    max_queue: int = declared_default("jobs.maxQueue")
-    slots: int = declared_default("jobs.slots")
-    session_timeout: float = declared_default("jobs.sessionTimeout")
-
-    @classmethod
-    def of(cls, config: Any) -> JobsSettings:
-        """``config``: a loaded ``Config``, a config document, or None (the defaults)."""
-        view = _view(config)
-        return cls(
-            # what is written only: the declared default comes after $QLGATE_JOBS_DATABASE
-            database=(view.has("jobs.database") and view.text("jobs.database")) or view.text("jobs.archive") or None,
-            max_run_seconds=view.number("jobs.maxRunSeconds"),
-            max_queue=view.integer("jobs.maxQueue"),
-            slots=view.integer("jobs.slots"),
-            session_timeout=view.number("jobs.sessionTimeout"),
-        )
-
-
-def _view(config: Any) -> ConfigView:
-    if config is None:
-        return ConfigView({})
-    return config if isinstance(config, ConfigView) else ConfigView(getattr(config, "data", config))
+if TYPE_CHECKING:
+    from .settings import JobsSettings
 
 
 class JobsCommandError(QlError):
@@ -72,8 +38,9 @@ def cluster_settings(config: Any, args: argparse.Namespace | None = None) -> dic
     that long more), ``stopTimeout`` (10: SIGTERM to exit), ``retryMaxDelay`` (1: the
     longest back-off between ZooKeeper reconnects)."""
     from .model import JobError, check_run_seconds
+    from .settings import settings_view
 
-    view = _view(config)
+    view = settings_view(config)
     out: dict[str, float] = {}
     try:
         out["maxRunSeconds"] = check_run_seconds(view.number("jobs.maxRunSeconds"))
@@ -90,6 +57,8 @@ def cluster_database(config: Any, args: argparse.Namespace | None = None) -> str
     """Where the cluster keeps finished jobs and results: ``--database``, config
     ``jobs.database`` (``jobs.archive`` before), ``$QLGATE_JOBS_DATABASE``, or the
     embedded default — the file the embedded backend uses too."""
+    from .settings import DEFAULT_DATABASE, JobsSettings
+
     return (
         getattr(args, "database", None)
         or JobsSettings.of(config).database
@@ -122,6 +91,8 @@ def embedded_database(settings: JobsSettings) -> str | None:
     """The embedded backend's SQLite file (config ``jobs.database``, else
     ``$QLGATE_JOBS_DATABASE``, else ``.qlgate/jobs.sqlite``); None when the setting
     names another database (a cluster's PostgreSQL)."""
+    from .settings import DEFAULT_DATABASE
+
     database = settings.database or os.environ.get("QLGATE_JOBS_DATABASE") or DEFAULT_DATABASE
     if "://" in database and not database.startswith("sqlite:///"):
         return None

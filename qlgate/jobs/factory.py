@@ -26,7 +26,8 @@ from ..limits.gate import CallLimits
 from ..limits.open import close_limits, cluster_limits, host_limits
 from ..workspace import Workspace
 from .backend import JobBackend
-from .cluster import JobsSettings, embedded_database
+from .cluster import embedded_database
+from .settings import JobsSettings
 
 if TYPE_CHECKING:
     from ..config import Config
