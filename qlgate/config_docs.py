@@ -61,8 +61,10 @@ def markdown() -> str:
         "Loading a config checks every key below but those of `tables` and `auth`, which are"
         " checked where they are used (`qlgate check` resolves every `{config.…}` token of the"
         " tables and routes; an `auth` entry is checked when a table first uses it) and by"
-        " `qlgate config check`, which checks them all. A key of the wrong type is an error that names"
-        " its JSON path and the file. The sections marked *closed* hold only their keys: any other"
+        " `qlgate config check`, which checks them all. A key of the wrong type, or below its minimum,"
+        " is an error that names its JSON path, the file with the key's line and column"
+        ' (`config deploy.json:12:7: gateway.maxBodyBytes: must be integer, not string ("1mb")`)'
+        " and the value written; of a value that may be a secret, only its length. The sections marked *closed* hold only their keys: any other"
         " key there is an error, with a suggestion when it is close to a known one"
         " (`cache.urll`: did you mean url?). The others — the top level, `ebay`, `tables` and its"
         " eBay sections, each `auth` entry — are *open*: they may hold your own keys too"
