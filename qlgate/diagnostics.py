@@ -4,14 +4,22 @@ bytes and timing, where its answer came from (``sent`` upstream, the response
 flight), and the script's wall time against the sum of call times — the
 difference is what parallelism bought. Time a call waited before it was sent
 (back-off, an upstream's ``Retry-After``) is shown apart from its call time, and
-so is time it queued for its API type's limits (``qlgate/limits``).
+so is time it queued for its API type's limits (``qlgate/limits``). Each call
+names the line of the statement that made it, and a call the run gave up on
+(another statement failed first, and the run's other tasks were cancelled) says
+``cancelled`` and when, rather than passing for a call that took no time.
 """
 
 from __future__ import annotations
 
 import time
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+# The line of the statement being evaluated: set by the run in each statement's own task
+# (``Run.evaluate_choices``), read when a call is recorded, so the sender need not be told.
+statement_line: ContextVar[int | None] = ContextVar("qlgate_statement_line", default=None)
 
 
 @dataclass(slots=True)
@@ -34,6 +42,12 @@ class CallRecord:
     # seconds the call queued for its API type's limits (a call rate, calls in flight)
     # before it was sent: not call time either
     queued: float | None = None
+    cancelled: bool | None = None  # the run gave it up before it was answered (``end``: when)
+    line: int | None = field(default_factory=statement_line.get)  # the statement's, when a run's
+
+    def cancel(self, at: float) -> None:
+        """The run stopped waiting for this call at ``at`` (seconds since it started)."""
+        self.end, self.cancelled = at, True
 
     @property
     def duration(self) -> float:
@@ -119,7 +133,7 @@ class Diagnostics:
             + (f", {d['queued_ms']:.1f} ms queued for limits" if self.queued else "")
         ]
         for c in d["calls"]:
-            status = c.get("status", c.get("error", "-"))
+            status = c.get("status", c.get("error", "cancelled" if c.get("cancelled") else "-"))
             source = "" if c["source"] == "sent" else f"  [{c['source']}{' stale' if c.get('stale') else ''}]"
             if c.get("waited_ms") is not None:
                 source += f"  [waited {c['waited_ms']:.1f} ms: {c.get('wait')}]"

@@ -1,11 +1,16 @@
-"""Single flight: identical idempotent requests in flight at the same time in one
-process — from different scripts, different gateway requests — share one call.
+"""Single flight: identical idempotent requests in flight at the same time share
+one call — within a run (a script that reads the same thing twice), and across
+runs in one process (different scripts, different gateway requests).
 
-The call runs as a task of its own, so a waiter that gives up (its gateway
-request cancelled, its deadline past) does not cancel it for the others; when the
-last waiter gives up, the call is cancelled too (a job cut off at its deadline
-must close its upstream connection, not leave it reading). Every waiter gets its
-own copy of the answer, or of the error.
+The first caller for a key leads: it makes the call itself, in its own task, so
+a shared call costs no task and no frame more than a call of its own (a task per
+call was a fifth of a fan-out's engine work). Those that come while it is in
+flight follow: each waits on a future of its own, which the leader resolves when
+its call ends, with a copy of the answer or of the error. A follower that gives
+up cancels only its own wait. A leader that gives up (its gateway request gone,
+its job past its deadline) cancels its call — the connection is closed, not left
+reading for nobody — and its followers, told ``Relead``, start again: the first
+of them leads a call of its own, the others follow it.
 """
 
 from __future__ import annotations
@@ -13,113 +18,103 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import Awaitable, Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
 
+class Relead(Exception):
+    """The leader gave up its call: a follower starts again (and may lead)."""
+
+
+class Flight:
+    """A call in flight: whose it is (``owner``, the leader's run) and the futures of
+    those who follow it."""
+
+    __slots__ = ("followers", "owner")
+
+    def __init__(self, owner: object) -> None:
+        self.owner = owner
+        self.followers: list[asyncio.Future[Any]] = []
+
+
 class SingleFlight(Generic[T]):
     def __init__(self, copier: Callable[[T], T]):
-        self._copier = copier
-        self._flights: dict[object, _Flight] = {}
+        self._copier = copier  # each follower gets its own copy of an answer
+        self._flights: dict[object, Flight] = {}
 
     def __len__(self) -> int:
-        return sum(1 for flight in self._flights.values() if not flight.task.done())
+        return len(self._flights)
 
     def __contains__(self, key: object) -> bool:
-        flight = self._flights.get(key)
-        return flight is not None and not flight.task.done()
+        return key in self._flights
 
-    async def run(self, key: object, fetch: Callable[[], Awaitable[T]]) -> tuple[T, bool]:
-        """The answer of ``fetch`` — this caller's or one already in flight for ``key`` —
-        and whether it was shared (True: another caller started the call)."""
+    def join(self, key: object, owner: object = None) -> tuple[Flight, asyncio.Future[T] | None]:
+        """The flight for ``key``, and this caller's future to wait on if it follows
+        one already in flight; None: it leads (it makes the call, then ``land``s it)."""
         flight = self._flights.get(key)
-        shared = flight is not None and not flight.task.done()
-        loop = asyncio.get_running_loop()
-        if not shared:
-            flight = self._flights[key] = _Flight()
-            flight.task = loop.create_task(self._lead(key, flight, fetch))
-        assert flight is not None
-        # each waiter awaits a future of its own, which the call resolves as it ends: a
-        # waiter cancelled cancels only its own (what ``asyncio.shield`` did, without the
-        # shield's future, callbacks and extra turn of the loop per call)
-        waiter: asyncio.Future[T] = loop.create_future()
-        flight.waiting.append(waiter)
-        flight.count += 1
+        if flight is None:
+            flight = self._flights[key] = Flight(owner)
+            return flight, None
+        waiter: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        flight.followers.append(waiter)
+        return flight, waiter
+
+    async def follow(self, waiter: asyncio.Future[T]) -> T:
+        """The answer the flight's leader lands (this follower's own copy of it); raises
+        a copy of its error, or ``Relead`` if the leader gave up."""
         try:
             result = await waiter
         except asyncio.CancelledError:
-            if flight.cancelled and not _current_cancelling():
-                raise RuntimeError("the shared upstream call was cancelled") from None
-            if not waiter.cancelled() and waiter.done():
-                waiter.exception()  # resolved as this waiter was cancelled: retrieved, no warning
-            if flight.count == 1 and not flight.task.done():
-                flight.task.cancel()  # nobody waits for it any more
-                if self._flights.get(key) is flight:
-                    del self._flights[key]  # a caller that comes now starts a call of its own
+            if waiter.done() and not waiter.cancelled():
+                waiter.exception()  # resolved as this follower was cancelled: retrieved, no warning
             raise
-        except Exception as e:  # noqa: BLE001 - every waiter re-raises its own copy of whatever the call raised
+        except Relead:
+            raise
+        except Exception as e:  # noqa: BLE001 - every follower raises its own copy of what the call raised
             raise _copy_error(e) from None
-        finally:
-            flight.count -= 1
-            left = flight.count
-        # the last waiter to resume may keep the original: every other one took its copy
-        # already, and the call, done, is no longer found by a newcomer
-        return (self._copier(result) if left else result), shared
+        return result
 
-    async def _lead(self, key: object, flight: _Flight, fetch: Callable[[], Awaitable[T]]) -> None:
-        """The call, as a task of its own: it hands its outcome to each waiter itself."""
-        try:
-            result = await fetch()
-        except asyncio.CancelledError:
-            flight.cancelled = True
-            self._end(key, flight, None, asyncio.CancelledError())
-            del flight  # the traceback keeps this frame: no cycle through it
-            raise
-        except BaseException as e:  # every waiter gets it (the task itself ends without an error to retrieve)
-            self._end(key, flight, None, e)
-            del flight
-            if not isinstance(e, Exception):
-                raise
-        else:
-            self._end(key, flight, result, None)
-
-    def _end(self, key: object, flight: _Flight, result: T | None, error: BaseException | None) -> None:
+    def land(self, key: object, flight: Flight, result: T | None = None, error: BaseException | None = None) -> None:
+        """The leader's call ended (its ``result``, or its ``error``; a cancellation
+        tells the followers to start again). A newcomer now makes a call of its own."""
         if self._flights.get(key) is flight:
             del self._flights[key]
-        waiting, flight.waiting = flight.waiting, []
-        for waiter in waiting:
+        followers, flight.followers = flight.followers, []
+        if isinstance(error, asyncio.CancelledError):
+            error = Relead()
+        for waiter in followers:
             if waiter.done():
-                continue  # its waiter gave up
-            if isinstance(error, asyncio.CancelledError):
-                waiter.cancel()
-            elif error is not None:
+                continue  # its follower gave up
+            if error is not None:
                 waiter.set_exception(error)
-            else:
-                waiter.set_result(result)
+            else:  # copied now, before the leader reads its own: the copies share one memo
+                waiter.set_result(self._copier(result))  # type: ignore[arg-type]
 
-
-class _Flight:
-    """One call in flight: its task, the futures of those waiting for it and how many
-    of them have not resumed yet."""
-
-    __slots__ = ("cancelled", "count", "task", "waiting")
-
-    def __init__(self) -> None:
-        self.task: asyncio.Task[None]
-        self.waiting: list[asyncio.Future] = []
-        self.count = 0
-        self.cancelled = False
-
-
-def _current_cancelling() -> bool:
-    task = asyncio.current_task()
-    return bool(task is not None and task.cancelling())
+    async def run(self, key: object, fetch: Callable[[], Awaitable[T]], owner: object = None) -> tuple[T, bool]:
+        """The answer of ``fetch`` — this caller's or one already in flight for ``key`` —
+        and whether it was shared (True: another caller made the call). The engine's
+        call path uses ``join``/``land`` itself, to spend no frame on this one."""
+        while True:
+            flight, waiter = self.join(key, owner)
+            if waiter is None:
+                break
+            try:
+                return await self.follow(waiter), True
+            except Relead:
+                continue
+        try:
+            result = await fetch()
+        except BaseException as e:
+            self.land(key, flight, error=e)
+            raise
+        self.land(key, flight, result)
+        return result, False
 
 
 def _copy_error(error: BaseException) -> BaseException:
     """Callers change the errors they catch (messages masked, diagnostics attached):
-    each waiter raises a copy of its own (the original, if it cannot be copied)."""
+    each follower raises a copy of its own (the original, if it cannot be copied)."""
     try:
         fresh = copy.copy(error)
     except Exception:  # noqa: BLE001 - keyword-only arguments (UpstreamError, …): copy its state instead

@@ -1,8 +1,10 @@
-"""The facade the engine sends reads through (spec §10.9, issue 17): a cached
-answer when the call's table or statement says ``expires`` and the backend has
-a fresh one; else one upstream call per key in flight in this process (single
-flight), and, on Redis, one per deployment while a short lock is held; the
-answer stored when it is a 2xx (or a 404, with ``cache.negative``).
+"""The response cache (spec §10.9, issue 17), as the engine's call path uses it
+(``engine/call_steps.py``): a cached answer when the call's table or statement
+says ``expires`` and the backend has a fresh one (or a stale one, renewed in the
+background); on Redis, one fetch per deployment while a short lock is held; the
+answer stored when it is a 2xx (or a 404, with ``cache.negative``). It also holds
+the process's single flight (``flight.py``), which every shared read goes
+through, cached or not.
 
 The cache never fails a statement: a backend error is a miss, logged at WARNING
 at most once per ``WARN_EVERY_S`` seconds.
@@ -20,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .entry import Entry, copy_response
 from .flight import SingleFlight
-from .keys import IDEMPOTENT
 from .memory import MemoryBackend
 from .redis_backend import CacheUnavailable, RedisBackend
 from .settings import CacheSettings
@@ -82,7 +83,8 @@ class ResponseCache:
         elif backend is None and self.settings.backend == "redis" and self.settings.url:
             backend = RedisBackend(self.settings.url, self.settings.prefix)
         self.backend = backend
-        self.flight: SingleFlight[Fetched] = SingleFlight(lambda r: (copy_response(r[0]), r[1]))
+        # the process's one single flight: identical reads in flight share one call, cached or not
+        self.flights: SingleFlight[Fetched] = SingleFlight(lambda r: (copy_response(r[0]), r[1]))
         self._refreshing: set[asyncio.Future[Any]] = set()
         self._warned_at = -WARN_EVERY_S
         self._suppressed = 0
@@ -91,54 +93,49 @@ class ResponseCache:
     def from_config(cls, data: dict[str, Any] | ConfigView) -> ResponseCache:
         return cls(CacheSettings.from_config(data))
 
-    async def fetch(self, plan: CachePlan, method: str, send: Callable[[], Awaitable[HttpResponse]]) -> Fetched:
-        """The answer to a request and where it came from. ``send`` makes the upstream
-        call (and accounts for it); it is called at most once per key in flight."""
-        if method.upper() not in IDEMPOTENT:
-            return await send(), "sent"  # a write is never shared, never stored
-        if not plan.storable:
-            # it carries a caller's own credential: never shared with another run, either way
-            return await send(), "sent"
-        caching = bool(plan.expires) and plan.storable and self.backend is not None
-        if caching:
-            entry = await self._get(plan.stored_key)
-            if entry is not None:
-                now, fresh_until = time.time(), _fresh_for(entry, plan)
-                if now < fresh_until:
-                    return entry.response(), "cache"
-                if now < fresh_until + self.settings.stale_while_revalidate:
-                    self._refresh(plan, send)
-                    return entry.response(), "stale"
-        # a partial, not a lambda: no closure cells made on every call of this method
-        (response, source), shared = await self.flight.run(
-            (plan.key, plan.occurrence), partial(self._fetch, plan, send, caching)
-        )
-        return response, "coalesced" if shared and source == "sent" else source
+    def caching(self, plan: CachePlan) -> bool:
+        """May this read's answer come from, and go to, the cache (its table or statement
+        says ``expires``, it carries no caller's credential, a backend is configured)?"""
+        return bool(plan.expires) and plan.storable and self.backend is not None
 
-    async def _fetch(self, plan: CachePlan, send: Callable[[], Awaitable[HttpResponse]], caching: bool) -> Fetched:
-        backend, settings = self.backend, self.settings
-        token: str | None = None
-        if caching and backend is not None and backend.name != "memory":
+    async def lookup(self, plan: CachePlan) -> Fetched | None:
+        """A fresh answer (``cache``) or, within ``staleWhileRevalidate``, a stale one
+        (``stale``: the caller renews it in the background, ``refresh``); None: a miss."""
+        entry = await self._get(plan.stored_key)
+        if entry is None:
+            return None
+        now, fresh_until = time.time(), _fresh_for(entry, plan)
+        if now < fresh_until:
+            return entry.response(), "cache"
+        if now < fresh_until + self.settings.stale_while_revalidate:
+            return entry.response(), "stale"
+        return None
+
+    async def lock(self, plan: CachePlan) -> tuple[bool, str | None]:
+        """May this process fetch the answer now, and the lock to give back after
+        (``unlock``)? On Redis one host per deployment fetches while a short lock is
+        held; False: another host holds it (wait for its entry, ``wait_for``)."""
+        backend = self.backend
+        if backend is None or backend.name == "memory":
+            return True, None
+        try:
+            token = await backend.lock(plan.stored_key, self.settings.lock_ms)
+        except CacheUnavailable as e:
+            self._warn(str(e))
+            return True, None
+        return token is not None, token
+
+    async def unlock(self, plan: CachePlan, token: str) -> None:
+        if self.backend is not None:
             try:
-                token = await backend.lock(plan.stored_key, settings.lock_ms)
+                await self.backend.unlock(plan.stored_key, token)
             except CacheUnavailable as e:
                 self._warn(str(e))
-                token = "none"
-            if token is None:  # another host is fetching it: wait for its entry, a while
-                entry = await self._wait_for(plan)
-                if entry is not None:
-                    return entry.response(), "cache"
-        try:
-            response = await send()
-            if caching:
-                await self._store(plan, response)
-        finally:
-            if token is not None and token != "none" and backend is not None:
-                try:
-                    await backend.unlock(plan.stored_key, token)
-                except CacheUnavailable as e:
-                    self._warn(str(e))
-        return response, "sent"
+
+    async def wait_for(self, plan: CachePlan) -> HttpResponse | None:
+        """The answer another host is fetching, once it has stored it (a while at most)."""
+        entry = await self._wait_for(plan)
+        return entry.response() if entry is not None else None
 
     async def _wait_for(self, plan: CachePlan) -> Entry | None:
         deadline = time.monotonic() + self.settings.wait_ms / 1000
@@ -149,7 +146,7 @@ class ResponseCache:
                 return entry
         return None
 
-    async def _store(self, plan: CachePlan, response: HttpResponse) -> None:
+    async def store(self, plan: CachePlan, response: HttpResponse) -> None:
         if 200 <= response.status <= 299:
             ttl = plan.keep or plan.expires or 0
         elif response.status == 404 and self.settings.negative:
@@ -173,15 +170,20 @@ class ResponseCache:
             self._warn(str(e))
             return None
 
-    def _refresh(self, plan: CachePlan, send: Callable[[], Awaitable[HttpResponse]]) -> None:
-        """Stale-while-revalidate: one background call renews the entry."""
-        if (plan.key, plan.occurrence) in self.flight:
+    def refresh(self, plan: CachePlan, send: Callable[[], Awaitable[HttpResponse]]) -> None:
+        """Stale-while-revalidate: one background call renews the entry (none if a call
+        for it is in flight already)."""
+        key = (plan.key, plan.occurrence)
+        if key in self.flights:
             return
-        task = asyncio.ensure_future(
-            self.flight.run((plan.key, plan.occurrence), partial(self._fetch, plan, send, True))
-        )
+        task = asyncio.ensure_future(self.flights.run(key, partial(self._renew, plan, send)))
         self._refreshing.add(task)
         task.add_done_callback(self._refreshed)
+
+    async def _renew(self, plan: CachePlan, send: Callable[[], Awaitable[HttpResponse]]) -> Fetched:
+        response = await send()
+        await self.store(plan, response)
+        return response, "sent"
 
     def _refreshed(self, task: asyncio.Future[Any]) -> None:
         self._refreshing.discard(task)

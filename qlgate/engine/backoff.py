@@ -14,7 +14,7 @@ what its request may still wait fails at once with ``TableBackingOff``.
 Back-off is off unless the statement gives ``minDelay`` or ``maxDelay`` or
 config ``backoff`` gives either for every statement; failures are counted
 either way. An upstream 429 or 503 with ``Retry-After`` is honoured for
-idempotent calls whatever the back-off says (``sending.py``), up to config
+idempotent calls whatever the back-off says (``call_steps.py``), up to config
 ``backoff.retryAfterMax`` ms (30 000; 0: never).
 """
 

@@ -2,7 +2,7 @@
 without the others.
 
 ``RunContext`` is what a statement needs from the run that executes it: scope
-lookups, the budget it builds values against, the client it sends through. The
+lookups, the budget it builds values against, the call path its requests take. The
 statement modules are typed against it, not against ``Run``, so they import no
 part of the executor and the executor is free to change how it keeps state.
 ``EngineServices`` is what a run takes from the engine that starts it.
@@ -26,9 +26,13 @@ from ..trust import Trust
 from .backoff import BackoffBoard, Delays
 
 if TYPE_CHECKING:  # annotations only: routes are loaded by the engine, a run only lists them
-    from ..cache.responses import CachePlan, ResponseCache
-    from ..http.client import HttpClient, HttpRequest, HttpResponse
+    from ..cache.responses import ResponseCache
+    from ..http.client import HttpClient
     from ..routes import Route
+    from ..tables.model import Table
+    from .call import RunCalls
+    from .call_path import CallPaths
+    from .call_steps import Step
 
 
 class Credentials(Protocol):
@@ -104,19 +108,12 @@ class RunContext(Protocol):
         """A warning for the run's result and the log."""
 
     # ---- what a statement asks the run to do for it
-    async def send(
-        self,
-        request: HttpRequest,
-        *,
-        coalesce: bool,
-        table: str,
-        occurrence: int = 0,
-        plan: CachePlan | None = None,
-        delays: Delays = ...,
-    ) -> HttpResponse:
-        """Send one upstream request (identical reads coalesced, every call recorded);
-        ``plan``: what the response cache may do for it (``qlgate.cache``); ``delays``:
-        the statement's ``minDelay``/``maxDelay`` for its table's back-off (``backoff.py``)."""
+    @property
+    def calls(self) -> RunCalls:
+        """The run's side of its upstream calls (diagnostics, deadlines, answer budget)."""
+
+    def call_path(self, table: Table, kind: str, delays: Delays) -> Step:
+        """The composed path ``table``'s calls of ``kind`` take (``call_path.py``)."""
 
     async def select(self, stmt: ast.Select) -> Any:
         """A nested select (``x in (select …)``), evaluated like a statement of its own."""
@@ -141,6 +138,8 @@ class EngineServices(Protocol):
     def limits(self) -> CallLimits | None: ...
     @property
     def api_types(self) -> ApiTypes: ...
+    @property
+    def call_paths(self) -> CallPaths: ...
 
     def script_dirs(self, base_dir: Path | None, extra: list[Path]) -> CodeDirs:
         """Where a deployer's script finds the files it names."""

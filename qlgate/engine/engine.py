@@ -46,6 +46,7 @@ from .warm import call_path_imported, import_call_path
 
 if TYPE_CHECKING:
     from ..http.client import HttpClient
+    from .call_path import CallPaths
 
 _CALLS = (ast.Select, ast.Insert, ast.Update, ast.Delete)
 MAX_CACHED_CHARS = 2_000_000  # characters of script text whose compilations are kept
@@ -119,6 +120,7 @@ class Engine:
         # processes through the store their opener chose
         self.api_types = ApiTypes.from_config(view)
         self._limits = limits
+        self._call_paths: CallPaths | None = None  # composed by the first upstream call (``call_paths``)
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
         self._cache_chars = 0
         self._cache_size = cache_size
@@ -145,6 +147,16 @@ class Engine:
                 max_response_bytes=settings.max_response_bytes, secrets=lambda: secrets.values, proxy=settings.proxy
             )
         return self._http
+
+    @property
+    def call_paths(self) -> CallPaths:
+        """The call paths of the engine's upstream calls (``call_path.py``), composed by
+        the first call (and the HTTP machinery imported then, not before)."""
+        if self._call_paths is None:
+            from .call_path import CallPaths
+
+            self._call_paths = CallPaths(lambda: self.http, self.responses, self.backoff, self.limits, self.api_types)
+        return self._call_paths
 
     @property
     def routes(self) -> list[Route]:

@@ -7,7 +7,7 @@ Writes to tables additionally wait for the previous write.
 
 A ``Run`` holds the run's state (variables, warnings, diagnostics) and is the
 ``RunContext`` its statements see; the work it hands on lives elsewhere: the
-budget in ``budget.py``, sending in ``sending.py``, statements in
+budget in ``budget.py``, the calls' path in ``call_path.py``, statements in
 ``statements.py``.
 """
 
@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ..cache.responses import CachePlan
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, statement_line
 from ..errors import CompileError, QlError, StatementError
 from ..lang import ast
 from ..lang.templates import Template, interpolate_text, parse_template
@@ -31,17 +30,17 @@ from ..tables.registry import TableRegistry
 from ..trust import Trust
 from ..values import MISSING, is_nullish, truthy
 from . import statements
-from .backoff import NO_DELAYS, Delays
+from .backoff import Delays
 from .budget import Budget
 from .context import EngineServices
 from .options import RunOptions
 from .planner import Plan
-from .run_sender import sender_of
 
 if TYPE_CHECKING:
-    from ..http.client import HttpRequest, HttpResponse
     from ..routes import Route
-    from .sending import Sender
+    from ..tables.model import Table
+    from .call import RunCalls
+    from .call_steps import Step
 
 log = logging.getLogger("qlgate.engine")
 
@@ -74,16 +73,44 @@ class Run:
         self.warnings: list[str] = list(plan.warnings)
         self.budget = Budget(self.settings.script_budget)
         self.shares_answers = options.shares_answers
-        self._sender: Sender | None = None
+        self._calls: RunCalls | None = None
         self._readonly_vars: MappingProxyType | None = None
 
     @property
-    def sender(self) -> Sender:
-        """What sends the run's upstream calls: made by the first call, so a script that
-        calls nothing imports no HTTP client (``qlgate run -e 'return 1;'`` starts fast)."""
-        if self._sender is None:
-            self._sender = sender_of(self)
-        return self._sender
+    def calls(self) -> RunCalls:
+        """The run's side of its upstream calls (``call.py``): made by the first call, so
+        a script that calls nothing imports no HTTP client (``qlgate run -e 'return 1;'``
+        starts fast)."""
+        if self._calls is None:
+            from .call import RunCalls
+
+            trust, tables = self.trust, self.tables
+            self._calls = RunCalls(
+                self.diagnostics,
+                self.secrets,
+                self.options,
+                # a caller's calls are checked against the host allow-list (redirects too)
+                check_url=trust.check_url if trust.allowed_hosts is not None else None,
+                deployer_tables=tables.parent if tables.parent is not None else tables,
+            )
+        return self._calls
+
+    def call_path(self, table: Table, kind: str, delays: Delays) -> Step:
+        """The path ``table``'s calls of this kind take (``call_path.py``). A caller's run
+        counts no failure against a deployer's table (failing on purpose must not make
+        it back off for everyone); a caller's own table is never on the back-off board,
+        and its calls count against the limits of the deployer's tables that call the
+        same host (never of a type its name would choose)."""
+        trust = self.trust
+        own = trust.is_caller and self.tables.parent is not None and table.by_caller
+        return self.engine.call_paths.path(
+            shares=kind == "select",
+            waits=not own,
+            counts=not trust.is_caller,
+            gated=self.options.call_gate is not None,
+            own_types=own,
+            delays=delays,
+        )
 
     @property
     def routes(self) -> Sequence[Route]:
@@ -163,21 +190,6 @@ class Run:
 
     def interpolate(self, template: Template) -> Any:
         return self.budget.interpolate(template, self.lookup)
-
-    def send(
-        self,
-        request: HttpRequest,
-        *,
-        coalesce: bool,
-        table: str,
-        occurrence: int = 0,
-        plan: CachePlan | None = None,
-        delays: Delays = NO_DELAYS,
-    ) -> Coroutine[Any, Any, HttpResponse]:
-        """The sender's coroutine itself, not one more wrapped around it (once per call)."""
-        return self.sender.send(
-            request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, delays=delays
-        )
 
     async def select(self, stmt: ast.Select) -> Any:
         return await statements.select(self, stmt)
@@ -259,6 +271,9 @@ class Run:
         last = len(choices) - 1
         for index, choice in enumerate(choices):
             await self.wait(self.plan.deps.get(id(choice), ()))
+            pos = getattr(choice, "pos", None)
+            if pos is not None:  # the line its upstream calls are recorded with (this task's own)
+                statement_line.set(pos.line)
             try:
                 value = await statements.evaluate(self, choice, target)
             except QlError as error:

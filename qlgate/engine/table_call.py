@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from functools import partial
-from itertools import chain
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from ..cache.keys import IDEMPOTENT, PROCESS_KEY, StatementKeys, caller_credentials, credential_stand_in, hook_key
-from ..cache.responses import CachePlan
+from ..cache.keys import IDEMPOTENT
+from ..cache.planning import KeyPlanner
 from ..errors import (
     FanOutLimit,
     QlError,
@@ -27,6 +25,7 @@ from ..errors import (
     UpstreamThrottled,
 )
 from ..oauth.rejection import TokenRejected, token_rejected
+from ..oauth.renewal import renew_sent
 from ..tables.call import CallHooks, mapping_for
 from ..tables.model import Table
 from ..tables.params import ParamView
@@ -34,7 +33,8 @@ from ..tables.request import DEFAULT_ACCEPT, Outgoing, RequestBuilder, call_para
 from ..tables.response import read_answer
 from ..values import MISSING
 from . import relational
-from .backoff import Delays, retry_after_seconds
+from .backoff import NO_DELAYS, Delays, retry_after_seconds
+from .call import Call
 from .context import RunContext
 from .window import SendWindow
 
@@ -42,9 +42,6 @@ if TYPE_CHECKING:
     from ..http.client import HttpRequest, HttpResponse
 
 __all__ = ["DEFAULT_ACCEPT", "TableCall"]  # DEFAULT_ACCEPT: re-exported for bench/engine_bench.py
-
-_NO_TOKENS: Mapping[str, str] = MappingProxyType({})  # the credential tokens of a read without ``using auth``
-_NO_DELAYS: dict[str, Delays] = {}  # a statement without minDelay/maxDelay (never written to)
 
 
 def _may_want_tokens(mapping: Any) -> bool:
@@ -108,18 +105,27 @@ class TableCall:
         self.mask_echoes = self.mask_echoes or mapping.credential is not None
         self._occurrences: dict[str | tuple[str, bytes], int] = {}
         self._window: SendWindow | None = None  # bounds requests in flight, not local work
+        # the statement's minDelay/maxDelay for its table's back-off
         tuning = getattr(statement, "tuning", None)
-        # the statement's minDelay/maxDelay for its table's back-off, passed only when it gives them
-        self._delays: dict[str, Delays] = _NO_DELAYS
+        delays = NO_DELAYS
         if tuning is not None:
             delays = Delays(getattr(tuning, "min_delay", None), getattr(tuning, "max_delay", None))
-            if delays.given:
-                self._delays = {"delays": delays}
-        # the cache's part, the same for every call of the statement (``_cache_plan``)
-        self._keys = StatementKeys(request_id_header=settings.request_id_header, request_id=run.request_id)
-        self._literal_headers: list[str] | None = None  # headers the table writes literally
-        self._expires_s = self._expires()
-        self._keyed_by_hook = self._expires_s is not None and self.hooks.has("compute_key")
+        # the path its calls take, composed once for every statement like it (``call_path.py``)
+        self._path = run.call_path(table, kind, delays)
+        self._calls = run.calls
+        self._reads = kind == "select"  # reads are shared with identical reads in flight, and cached
+        # the cache's part, the same for every call of the statement (``cache/planning.py``)
+        self._keys = KeyPlanner(
+            table=table.name,
+            by_caller=table.by_caller,
+            mapping=mapping,
+            expires=self._expires(),
+            hooks=self.hooks,
+            credentials=run.credentials,
+            secrets=secrets,
+            request_id_header=settings.request_id_header,
+            request_id=run.request_id,
+        )
 
     def _view(self) -> ParamView:
         run = self.run
@@ -160,37 +166,50 @@ class TableCall:
         return relational.merge_results(results, block)
 
     async def _one(self, uri_text: str, view: ParamView) -> Any:
-        window = self._window
+        """One request of the statement: built, sent on its call path (awaited here, so
+        a call waiting on its socket holds no frame of this module but this one), its
+        answer read. A refused access token is renewed once for all the calls refused
+        with it, and the request built and sent once more with the new one."""
+        window, hooks = self._window, self.hooks
         if window is not None and window.full:
             # no slot for it yet: the requests that have one go out before it is built
             await asyncio.sleep(0)
-        request = await self.builder.build(uri_text, view)
-        response = await self._send(request, view)
-        hooks = self.hooks
         renewed = False
-        if response.status == 401 and hooks.credentials_used and token_rejected(response):
-            # the access token was refused (expired early, revoked): renew it once for all
-            # the calls refused with it, and try again once with the new one
-            await self._renew(request)
-            request, response = await self._again(uri_text, view)
-            renewed = True
-        try:
-            result = await self._read(response, view)
-        except TokenRejected:
-            # a patch_status saying the same of a 2xx (eBay Trading's Ack Failure 931 for its
-            # IAF token): the same once-only renewal, if the request carried a token to renew
-            if renewed or not hooks.credentials_used or not await self._renew(request):
-                raise
-            request, response = await self._again(uri_text, view)
-            result = await self._read(response, view)
+        while True:
+            request = await self.builder.build(uri_text, view)
+            call = await self._hook_keyed(request, view) if self._keys.by_hook else self._call(request)
+            if window is None:
+                response = await self._path(call)
+            else:
+                if not window.enter_now():
+                    await window.enter()
+                try:
+                    response = await self._path(call)
+                finally:
+                    window.release()
+                if window.behind:
+                    await window.sends_first()
+            if not renewed and response.status == 401 and hooks.credentials_used and token_rejected(response):
+                # the access token was refused (expired early, revoked)
+                await renew_sent(self.run.credentials, hooks.credentials_used, request)
+                renewed = True
+                continue
+            try:
+                result = await self._read(response, view)
+            except TokenRejected:
+                # a patch_status saying the same of a 2xx (eBay Trading's Ack Failure 931 for
+                # its IAF token): the same once-only renewal, if the request carried a token
+                if renewed or not hooks.credentials_used:
+                    raise
+                if not await renew_sent(self.run.credentials, hooks.credentials_used, request):
+                    raise
+                renewed = True
+                continue
+            break
         if self.project is not None:
             result = self.project(result)
         self.run.note_size(result, len(response.body))  # a tree no bigger than its answer
         return result
-
-    async def _again(self, uri_text: str, view: ParamView) -> tuple[HttpRequest, HttpResponse]:
-        request = await self.builder.build(uri_text, view)
-        return request, await self._send(request, view)
 
     async def _read(self, response: HttpResponse, view: ParamView) -> Any:
         hooks = self.hooks
@@ -218,28 +237,21 @@ class TableCall:
                 body=e.details.get("body"),
             ) from None
 
-    async def _send(self, request: HttpRequest, view: ParamView) -> HttpResponse:
+    def _call(self, request: HttpRequest) -> Call:
+        """The request as a call of this statement: a read with its cache plan."""
         occurrence = self._occurrence(request)
-        coalesce = self.kind == "select"
-        plan: CachePlan | None = None
-        if coalesce and request.method.upper() in IDEMPOTENT:
-            if self._keyed_by_hook:
-                plan = await self._hook_plan(request, view, occurrence)
-            else:
-                plan = self._cache_plan(request, occurrence)
-        send, window, table = self.run.send, self._window, self.table.name
-        delays = self._delays
-        if window is None:
-            return await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, **delays)
-        if not window.enter_now():
-            await window.enter()
-        try:
-            response = await send(request, coalesce=coalesce, table=table, occurrence=occurrence, plan=plan, **delays)
-        finally:
-            window.release()
-        if window.behind:
-            await window.sends_first()
-        return response
+        plan = None
+        if self._reads and request.method.upper() in IDEMPOTENT:
+            plan = self._keys.plan(request, occurrence)
+        return Call(request, self.table.name, self._calls, plan, occurrence)
+
+    async def _hook_keyed(self, request: HttpRequest, view: ParamView) -> Call:
+        """The same, for a table whose ``compute_key`` hook chooses a read's cache key."""
+        occurrence = self._occurrence(request)
+        plan = None
+        if self._reads and request.method.upper() in IDEMPOTENT:
+            plan = await self._keys.hook_plan(request, view, occurrence, self.run.settings.request_id_header)
+        return Call(request, self.table.name, self._calls, plan, occurrence)
 
     def _expires(self) -> int | None:
         """Seconds a select's answer may be kept (spec §10.9): the statement's own
@@ -247,112 +259,6 @@ class TableCall:
         own = getattr(self.hooks.statement, "expires", None)
         seconds = own if own is not None else self.mapping.expires
         return seconds or None
-
-    def _credential_tokens(self) -> Mapping[str, str]:
-        """Each ``using auth`` credential's stand-in → its current token, for the key."""
-        used, run = self.hooks.credentials_used, self.run
-        return {self._stand_in(name): run.credentials.current(name) or "" for name in used} if used else _NO_TOKENS
-
-    async def _hook_plan(self, request: HttpRequest, view: ParamView, occurrence: int) -> CachePlan:
-        """The plan of a read whose table's ``compute_key`` hook chooses its key."""
-        run, table = self.run, self.table
-        rid_header = run.settings.request_id_header
-        key = self._keys.key(request, self._credential_tokens())
-        chosen = await self.hooks.call(
-            "compute_key",
-            view,
-            uri=request.url,
-            method=request.method,
-            headers=dict(request.headers),
-            body=request.body.decode("utf-8", "replace") if request.body is not None else None,
-            request_id_header=rid_header,
-        )
-        mask = run.secrets.mask
-        if chosen is None:  # the hook says: not this one
-            return CachePlan(key, None, occurrence=occurrence, mask=mask)
-        # the table chose its key, and with it what separates callers: it may be stored
-        chosen_key = hook_key(
-            chosen, table=table.name, method=request.method, url=request.url, by_caller=table.by_caller
-        )
-        return CachePlan(
-            chosen_key, self._expires_s, occurrence=occurrence, mask=mask, keep=self.mapping.expires or None
-        )
-
-    def _cache_plan(self, request: HttpRequest, occurrence: int) -> CachePlan:
-        """What the engine's cache may do for a read: its key (what is sent, hashed; a
-        ``using auth`` token as its credential's unforgeable stand-in), how long its
-        answer keeps, and whether it may be stored. What is the same for every call of
-        the statement (the headers' part of the key, the literal headers) is worked out
-        once (``StatementKeys``)."""
-        run = self.run
-        tokens = self._credential_tokens()
-        key: str | tuple
-        if self._expires_s is None:  # nothing is stored: the key names the call for single flight only
-            key, may_carry = self._keys.flight_keyed(request, tokens)
-        else:
-            key, may_carry = self._keys.keyed(request, tokens)
-        storable = True
-        if may_carry:
-            # a header written literally is the deployer's, in a deployer's table only: a
-            # caller's inline table writes what it likes
-            literal = self._literal_headers
-            if literal is None:  # once per statement, not per call
-                literal = self._literal_headers = (
-                    []
-                    if self.table.by_caller
-                    else [n.raw for n, v in self.mapping.headers if not n.tokens and not v.tokens]
-                )
-            deployer = chain(run.secrets.values, tokens.values())  # read only when a name looks like a credential
-            storable = not caller_credentials(request, deployer_values=deployer, literal_headers=literal)
-        return CachePlan(
-            key,
-            self._expires_s,
-            storable=storable,
-            occurrence=occurrence,
-            mask=run.secrets.mask,
-            keep=self.mapping.expires or None,
-        )
-
-    def _stand_in(self, name: str) -> str:
-        """The credential's stand-in in a cache key (``keys.credential_stand_in``)."""
-        entry_of = getattr(self.run.credentials, "entry", None)
-        try:
-            entry = entry_of(name) if entry_of is not None else None
-        except QlError:
-            entry = None
-        if entry is None or not entry.client_secret:
-            fields = vars(entry) if entry is not None and hasattr(entry, "__dict__") else {}
-            return credential_stand_in(
-                name,
-                secret=PROCESS_KEY,
-                token_url=str(fields.get("token_url", "")),
-                client_id=str(fields.get("client_id", "")),
-                scopes=fields.get("scopes", ()),
-            )
-        return credential_stand_in(
-            name,
-            secret=entry.client_secret,
-            token_url=entry.token_url,
-            client_id=entry.client_id,
-            scopes=entry.scopes,
-            grant=entry.type,
-        )
-
-    async def _renew(self, request: HttpRequest) -> bool:
-        """Renew each credential whose current token this request carried; one whose
-        token has changed since the request was built needs nothing (the rebuilt
-        request takes the new one). Is there a token to send again with?"""
-        credentials = self.run.credentials
-        sent = list(request.headers.values())
-        again = False
-        for name in sorted(self.hooks.credentials_used):
-            current = credentials.current(name)
-            if current is None:
-                continue
-            again = True
-            if any(current in value for value in sent) or (request.body and current.encode() in request.body):
-                await credentials.renew(name, current)
-        return again
 
     def _occurrence(self, request: HttpRequest) -> int:
         """Identical reads of different statements share one call; a statement that

@@ -27,7 +27,7 @@ import importlib
 
 # what a sys.modules diff around the first call and answer of `qlgate run` showed being
 # imported (with what these import in turn: httptools, lxml, csv…)
-CALL_PATH = ("qlgate.http.client", "qlgate.http.codecs", "qlgate.engine.sending")
+CALL_PATH = ("qlgate.http.client", "qlgate.http.codecs", "qlgate.engine.call_path")
 _imported = False
 _frozen = False
 

@@ -135,26 +135,16 @@ class HttpClient:
         self._pool = None
 
     async def send(self, request: HttpRequest) -> HttpResponse:
-        """Send with redirects (GET/HEAD), one retry for reads on network failure."""
-        attempts = 2 if request.retry else 1
-        for attempt in range(1, attempts + 1):
-            try:
-                response = await self._send_following(request)
-                response.attempts = attempt
-                return response
-            except (UpstreamTimeout, _NetworkError) as e:
-                if attempt == attempts:
-                    if isinstance(e, _NetworkError):
-                        raise UpstreamUnavailable(str(e), uri=request.url) from None
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
+        """Send with redirects (GET/HEAD), one retry for reads on network failure.
 
-    async def _send_following(self, request: HttpRequest) -> HttpResponse:
-        url = request.url
-        started = time.perf_counter()
-        hops: list[str] = []
+        Both loops are here, around one hop (``_send_once``), so that a call waiting on
+        its socket holds two frames of the client, not four."""
+        attempts = 2 if request.retry else 1
+        attempt = 1
         follow = request.method.upper() in ("GET", "HEAD")
-        headers = request.headers
+        url, headers = request.url, request.headers
+        hops: list[str] = []
+        started = time.perf_counter()
         while True:
             if request.check_url is not None:
                 try:
@@ -163,34 +153,48 @@ class HttpClient:
                     raise UpstreamUnavailable(f"cannot reach {url}: invalid URL ({e})", uri=url) from None
             if hops and headers and _origin(url) != _origin(request.url):
                 headers = self._without_credentials(headers)
-            response = await self._send_once(request, url, headers)
+            try:
+                response = await self._send_once(request, url, headers)
+            except (UpstreamTimeout, _NetworkError) as e:
+                if attempt < attempts:  # once more, from the start
+                    attempt += 1
+                    url, headers, hops = request.url, request.headers, []
+                    started = time.perf_counter()
+                    continue
+                if isinstance(e, _NetworkError):
+                    raise UpstreamUnavailable(str(e), uri=request.url) from None
+                raise
             if follow and response.status in REDIRECT_STATUSES:
-                location = response.headers.get("location")
-                if not location:
-                    raise UpstreamUnavailable(
-                        f"redirect {response.status} from {url} has no Location",
-                        uri=url,
-                        upstream_status=response.status,
-                    )
-                if len(hops) >= MAX_REDIRECTS:
-                    raise UpstreamUnavailable(
-                        f"too many redirects (more than {MAX_REDIRECTS}) from {request.url}", uri=request.url
-                    )
                 hops.append(url)
-                try:
-                    url = urljoin(url, location)
-                except ValueError:  # the upstream's Location is not a URL ("http://[::1")
-                    raise UpstreamUnavailable(
-                        f"redirect {response.status} from {url} has an invalid Location {location[:200]!r}",
-                        uri=url,
-                        upstream_status=response.status,
-                    ) from None
+                url = self._redirect(request, response, url, len(hops))
                 continue
             if follow and response.status == 305:
                 raise UpstreamUnavailable(f"upstream {url} asked for a proxy (305)", uri=url)
             response.started = started
             response.redirects = hops
+            response.attempts = attempt
             return response
+
+    @staticmethod
+    def _redirect(request: HttpRequest, response: HttpResponse, url: str, hops: int) -> str:
+        """Where a redirect from ``url`` leads (the ``hops``-th of the request)."""
+        location = response.headers.get("location")
+        if not location:
+            raise UpstreamUnavailable(
+                f"redirect {response.status} from {url} has no Location", uri=url, upstream_status=response.status
+            )
+        if hops > MAX_REDIRECTS:
+            raise UpstreamUnavailable(
+                f"too many redirects (more than {MAX_REDIRECTS}) from {request.url}", uri=request.url
+            )
+        try:
+            return urljoin(url, location)
+        except ValueError:  # the upstream's Location is not a URL ("http://[::1")
+            raise UpstreamUnavailable(
+                f"redirect {response.status} from {url} has an invalid Location {location[:200]!r}",
+                uri=url,
+                upstream_status=response.status,
+            ) from None
 
     def _without_credentials(self, headers: dict[str, str]) -> dict[str, str]:
         """``headers`` without what authorises the request: the credential headers, and
@@ -239,7 +243,10 @@ class HttpClient:
             except (OSError, UnicodeError) as e:  # UnicodeError: a host name no resolver takes ("a..b")
                 raise _NetworkError(f"cannot reach {url}: {type(e).__name__}: {e}") from None
             try:
-                raw = await conn.exchange(data, timeout, limit, method == "HEAD", request.budget)
+                try:  # the answer's future awaited here: no frame of the connection's while it waits
+                    raw = await conn.begin(data, timeout, limit, method == "HEAD", request.budget)
+                finally:
+                    conn.end()
             except WireTimeout:
                 pool.release(key, conn, keep=False)
                 raise self._timed_out(request, url, proxy) from None

@@ -254,6 +254,19 @@ class Connection(asyncio.Protocol):
 
         The caller retires the connection (``close``) when this raises or is cancelled:
         its state is then unknown."""
+        waiter = self.begin(data, timeout, limit, head_only, budget)
+        try:
+            return await waiter
+        finally:
+            self.end()
+
+    def begin(
+        self, data: bytes, timeout: float, limit: int, head_only: bool, budget: AnswerBudget | None = None
+    ) -> asyncio.Future[RawResponse]:
+        """``exchange`` in two halves, for a caller that awaits the answer itself (the
+        HTTP client: no coroutine frame of this connection's while a call waits on
+        its socket): write the request and return the future of its answer; ``end``
+        once it is resolved or given up."""
         transport = self.transport
         if transport is None or self.closed:
             raise WireError("the connection is closed", fresh=True)
@@ -267,13 +280,15 @@ class Connection(asyncio.Protocol):
         self._timeout = timeout
         self._last_read = now = loop.time()
         self._timer = self.timers.at(now + timeout, self._check_idle)
-        try:
-            return await waiter
-        finally:
+        return waiter
+
+    def end(self) -> None:
+        """The exchange is over (answered, failed or given up): its timer and parser go."""
+        if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-            self._waiter = None
-            self._parser = None
+        self._waiter = None
+        self._parser = None
 
     def close(self) -> None:
         self.closed = True

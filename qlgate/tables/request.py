@@ -3,7 +3,7 @@ URIs (one per fan-out value, or as a patch's ``patch_uri`` scatters them) → pe
 request: authentication, headers, body → an ``HttpRequest`` ready to send.
 
 Nothing here sends or decodes: the engine decides when a request goes out and
-through which client (``engine/sending.py``), and ``response.py`` reads the
+through which call path (``engine/call_path.py``), and ``response.py`` reads the
 answer. So what a table call sends can be built, and checked to the byte, from
 a table definition and values alone (``tests/tables/goldens``).
 """

@@ -16,9 +16,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from qlgate.config import Config
+from qlgate.diagnostics import Diagnostics
 from qlgate.engine import statements
+from qlgate.engine.backoff import Delays
 from qlgate.engine.budget import Budget
+from qlgate.engine.call import Call, RunCalls
+from qlgate.engine.call_steps import Step
 from qlgate.engine.context import RunContext
+from qlgate.engine.options import RunOptions
 from qlgate.http.client import HttpRequest, HttpResponse
 from qlgate.lang import ast
 from qlgate.lang.parser import parse
@@ -45,6 +50,19 @@ def statement(text: str) -> Any:
     return item.choices[0]
 
 
+class NoCredentials:
+    """A run whose tables use no ``using auth``: no token to give, none to renew."""
+
+    async def access_token(self, name: str) -> str:
+        raise AssertionError(f"no credential {name!r} in a fake run")
+
+    async def renew(self, name: str, rejected: str) -> str:
+        raise AssertionError(f"no credential {name!r} in a fake run")
+
+    def current(self, name: str) -> str | None:
+        return None
+
+
 class FakeRun:
     def __init__(
         self,
@@ -58,6 +76,7 @@ class FakeRun:
         self.settings = self.config.settings
         self.secrets = self.config.secrets
         self.trust = Trust.deployer()
+        self.credentials = NoCredentials()
         self.tables = TableRegistry(tables)
         self.routes: list = []
         self.request: RequestInfo | None = None
@@ -103,9 +122,16 @@ class FakeRun:
     def warn(self, message: str) -> None:
         self.warnings.append(message)
 
-    async def send(
-        self, request: HttpRequest, *, coalesce: bool, table: str, occurrence: int = 0, plan: Any = None
-    ) -> HttpResponse:
+    @property
+    def calls(self) -> RunCalls:
+        return RunCalls(Diagnostics(), self.secrets, RunOptions())
+
+    def call_path(self, table: Table, kind: str, delays: Delays) -> Step:
+        """Every call answered from ``answers`` by its path, whatever its table and kind."""
+        return self._answer
+
+    async def _answer(self, call: Call) -> HttpResponse:
+        request = call.request
         self.sent.append(request)
         answer = self.answers[urlsplit(request.url).path](request)
         return HttpResponse(200, {"content-type": "application/json"}, json.dumps(answer).encode(), request.url)

@@ -88,9 +88,10 @@ async def test_requests_beyond_the_window_are_built_after_those_within_it_went_o
     engine = engine_for(TABLE, config={"maxNestedRequests": 2})
     events = record_order(monkeypatch)
     assert await run(engine, 'select id from item where id in ("1", "2", "3", "4")') == ["1", "2", "3", "4"]
-    # the first wave goes out before the rest is even built: its requests leave from tasks of
-    # their own (single flight), a turn after the ones that built them
-    assert events[:4] == ["built", "built", "sent", "sent"]
+    # the first wave goes out before the rest is even built
+    builds = [i for i, e in enumerate(events) if e == "built"]
+    sends = [i for i, e in enumerate(events) if e == "sent"]
+    assert sends[1] < builds[2], events
 
 
 async def test_a_freed_slot_carries_its_next_request_out_before_any_answer_is_decoded(

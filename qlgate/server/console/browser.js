@@ -1,5 +1,7 @@
 // The tables and routes of the gateway, their describe pages, and "try it" (an example
-// with blanks asks for their values first: see examples.js).
+// with blanks asks for their values first: see examples.js). Every table the filter matches
+// is listed (a gateway has hundreds: a cut-off list hid most of them without a word), and a
+// line above the list says how many match; ↑/↓ move through it, Enter opens one.
 
 import {escapeHtml} from "./highlight.js";
 import {api} from "./api.js";
@@ -31,12 +33,40 @@ function paramRows(params) {
 }
 
 export class Browser {
-  constructor({list, filter, detail, tabs, counts, onTryTable, onTryRoute, onShow}) {
-    Object.assign(this, {list, filter, detail, tabs, counts, onTryTable, onTryRoute, onShow});
+  constructor({list, filter, detail, tabs, counts, shown, onTryTable, onTryRoute, onShow}) {
+    Object.assign(this, {list, filter, detail, tabs, counts, shown, onTryTable, onTryRoute, onShow});
     this.kind = "tables";
     this.items = {tables: [], routes: []};
+    this.rows = new Map();  // li → its item
     filter.addEventListener("input", () => this.renderList());
     for (const tab of tabs) tab.addEventListener("click", () => this.show(tab.dataset.kind));
+    // one listener for the whole list, however long it is
+    list.addEventListener("click", (e) => this.openRow(e.target.closest("li")));
+    list.addEventListener("focusin", (e) => {  // a row clicked or focused becomes the Tab stop
+      if (e.target.tagName !== "LI") return;
+      for (const li of list.querySelectorAll("li[tabindex='0']")) li.tabIndex = -1;
+      e.target.tabIndex = 0;
+    });
+    list.addEventListener("keydown", (e) => this.onListKey(e));
+  }
+
+  openRow(li) {
+    const item = li && this.rows.get(li);
+    if (!item) return;
+    this.opened = item;
+    this.open(item);
+  }
+
+  // One row at a time is in the Tab order (Tab goes on to the details, not through 500
+  // rows); ↑/↓, Home and End move it.
+  onListKey(e) {
+    const li = e.target.closest("li");
+    if (!li) return;
+    const rows = this.list;
+    const next = {ArrowDown: li.nextElementSibling, ArrowUp: li.previousElementSibling,
+      Home: rows.firstElementChild, End: rows.lastElementChild}[e.key];
+    if (e.key === "Enter") this.openRow(li);
+    else if (next) { e.preventDefault(); next.focus(); }
   }
 
   async load() {
@@ -52,7 +82,7 @@ export class Browser {
   show(kind) {
     for (const tab of this.tabs) tab.setAttribute("aria-selected", String(tab.dataset.kind === kind));
     const catalog = kind !== "jobs";
-    this.filter.hidden = this.list.hidden = !catalog;
+    this.filter.hidden = this.list.hidden = this.shown.hidden = !catalog;
     this.detail.hidden = true;
     this.onShow?.(kind);
     if (!catalog) return;
@@ -66,17 +96,22 @@ export class Browser {
 
   renderList() {
     const needle = this.filter.value.trim().toLowerCase();
-    const shown = this.items[this.kind].filter((item) => this.label(item).toLowerCase().includes(needle));
-    this.list.replaceChildren(...shown.slice(0, 300).map((item) => {
+    const all = this.items[this.kind];
+    const shown = all.filter((item) => this.label(item).toLowerCase().includes(needle));
+    const className = this.kind === "tables" ? "table-item" : "route-item";
+    this.rows = new Map();
+    this.list.replaceChildren(...shown.map((item, i) => {
       const li = document.createElement("li");
-      li.className = this.kind === "tables" ? "table-item" : "route-item";
+      li.className = className;
       li.textContent = this.label(item);
-      li.tabIndex = 0;
-      const open = () => this.open(item);
-      li.addEventListener("click", open);
-      li.addEventListener("keydown", (e) => { if (e.key === "Enter") open(); });
+      li.tabIndex = i === 0 ? 0 : -1;
+      this.rows.set(li, item);
       return li;
     }));
+    const noun = this.kind === "tables" ? "table" : "route";
+    const plural = (n) => `${n.toLocaleString("en")} ${noun}${n === 1 ? "" : "s"}`;
+    this.shown.textContent = !needle ? plural(all.length)
+      : `${shown.length.toLocaleString("en")} of ${plural(all.length)} match “${this.filter.value.trim()}”`;
   }
 
   async open(item) {
@@ -84,6 +119,20 @@ export class Browser {
     this.detail.hidden = false;
     if (this.kind === "tables") this.renderTable(described);
     else this.renderRoute(described);
+    this.detail.setAttribute("aria-label", `${this.kind === "tables" ? "Table" : "Route"} details`);
+    this.detail.scrollTop = 0;
+    const close = document.createElement("button");
+    Object.assign(close, {type: "button", className: "close", textContent: "×", title: "Close (Esc)"});
+    close.setAttribute("aria-label", "Close the details");
+    close.addEventListener("click", () => this.closeDetail());
+    this.detail.prepend(close);
+    this.detail.onkeydown = (e) => { if (e.key === "Escape") this.closeDetail(); };
+  }
+
+  // back to the list, at the row the details were opened from (if the filter still shows it)
+  closeDetail() {
+    this.detail.hidden = true;
+    for (const [li, item] of this.rows) if (item === this.opened) return li.focus();
   }
 
   renderTable(t) {
@@ -94,8 +143,10 @@ export class Browser {
         (m.resultset ? `<p>resultset <code>${escapeHtml(m.resultset)}</code></p>` : "") +
         (m.body ? `<p>body <code>${escapeHtml(m.body.template || m.body.type || "")}</code></p>` : "");
     }).join("");
-    this.detail.innerHTML = `<h3>${escapeHtml(t.name)}</h3><div class="info">${sanitized(t.info || "")}</div>` +
-      `<pre class="example">${escapeHtml(t.example)}</pre><button id="try-it">Try it</button>` + verbs +
+    // the example and "Try it" first: a long description no longer pushes them out of sight
+    this.detail.innerHTML = `<h3>${escapeHtml(t.name)}</h3>` +
+      `<pre class="example">${escapeHtml(t.example)}</pre><button id="try-it">Try it</button>` +
+      `<div class="info">${sanitized(t.info || "")}</div>` + verbs +
       `<p><a href="${escapeHtml(t.about)}" target="_blank">describe page</a></p>`;
     const spots = blanks(t.example);
     this.detail.querySelector("#try-it").addEventListener("click", () => {

@@ -36,6 +36,14 @@ function caretPoint() {
   return point;
 }
 
+// A script that has not run yet (a table's example, just put in the editor) shows no
+// result: the last run's, an error above all, would read as this script's.
+function clearResult(note) {
+  result.replaceChildren(Object.assign(document.createElement("p"), {className: "placeholder", textContent: note}));
+  renderWaterfall($("waterfall"), undefined);
+  setStatus("");
+}
+
 function setStatus(text, kind = "") {
   status.textContent = text;
   status.className = kind;
@@ -125,6 +133,7 @@ async function runScript() {
 }
 
 async function tryRoute(method, url) {
+  clearResult("");
   setStatus(`${method.toUpperCase()} ${url}…`, "busy");
   const started = performance.now();
   const target = url + (url.includes("?") ? "&" : "?") + "diagnostics=1";
@@ -167,8 +176,9 @@ jobsView.available().catch(() => {});
 const browser = new Browser({
   list: $("catalog"), filter: $("filter"), detail: $("detail"),
   tabs: [...document.querySelectorAll("#browser [role=tab]")],
-  counts: {tables: $("table-count"), routes: $("route-count")},
+  counts: {tables: $("table-count"), routes: $("route-count")}, shown: $("catalog-count"),
   onTryTable: (script, {run = false, variables: extra = []} = {}) => {
+    clearResult("Not run yet: Run ▶ or Ctrl+Enter in the editor runs this script.");
     editor.value = script;
     variables.merge(extra);
     paint();

@@ -2,7 +2,10 @@
 // A bar's colour says where its answer came from (sent upstream, the response cache — hatched
 // when stale — or shared with an identical call of another request in flight); time a call
 // waited before it was sent (back-off, Retry-After, queueing for its API type's limits) is a
-// segment of its own just before the bar, not call time.
+// segment of its own just before the bar, not call time. A call the run gave up on (another
+// statement failed first) is hatched grey and says "cancelled", not a 0 ms success. Hovering
+// or focusing a row (Tab reaches each) shows its method, URL (masked as the gateway gives it)
+// and the line of the statement that made it, in the lines below the rows.
 
 const SOURCES = {
   sent: {label: "sent", title: "sent upstream"},
@@ -10,6 +13,7 @@ const SOURCES = {
   stale: {label: "stale cache", title: "answered from the response cache, past its freshness (renewed in the background)"},
   coalesced: {label: "shared", title: "shared the identical call of another request in flight"},
   failed: {label: "failed", title: "failed"},
+  cancelled: {label: "cancelled", title: "cancelled: the run stopped waiting for it when another statement failed"},
 };
 
 const WAITS = {
@@ -38,6 +42,19 @@ function isFailed(call) {
   return Boolean(call.error) || (call.status ?? 0) >= 400;
 }
 
+function outcomeOf(call) {
+  if (call.cancelled) return "cancelled";
+  return isFailed(call) ? "failed" : sourceOf(call);
+}
+
+// What a row says on hover and focus: the call, its URL, its statement's line, its timing.
+function describe(call) {
+  const outcome = call.cancelled ? SOURCES.cancelled.title : `${call.status ?? call.error} · ${SOURCES[sourceOf(call)].title}`;
+  return `${call.method} ${call.url}\n${call.line ? `line ${call.line} · ` : ""}${call.table} · ${outcome}\n` +
+    `${ms(call.start_ms)} → ${ms(call.end_ms)} (${ms(call.duration_ms)}), ${call.bytes ?? 0} bytes` +
+    waitsOf(call).map((w) => `\n${WAITS[w.kind].title(ms(w.ms))}`).join("");
+}
+
 // What waited before the call went out, earliest first, each {kind, ms}: a Retry-After
 // wait comes before the call queues again for its limits; queueing comes before a back-off.
 function waitsOf(call) {
@@ -53,6 +70,7 @@ function summaryText(diagnostics, calls) {
   const cached = diagnostics.cache_hits ?? count("cache") + count("stale");
   const shared = diagnostics.shared ?? count("coalesced");
   const stale = count("stale");
+  const cancelled = calls.filter((c) => c.cancelled).length;
   const waited = diagnostics.waited_ms ?? calls.reduce((t, c) => t + (c.waited_ms || 0), 0);
   const queued = diagnostics.queued_ms ?? calls.reduce((t, c) => t + (c.queued_ms || 0), 0);
   const parts = [
@@ -60,6 +78,7 @@ function summaryText(diagnostics, calls) {
     cached ? `${cached} from cache${stale ? ` (${stale} stale)` : ""}` : "",
     shared ? `${shared} shared with another request` : "",
     diagnostics.coalesced ? `${diagnostics.coalesced} coalesced` : "",
+    cancelled ? `${cancelled} cancelled` : "",
     `script ${ms(diagnostics.total_ms)}`,
     `sum of calls ${ms(diagnostics.calls_ms)}`,
     `parallelism ×${diagnostics.parallelism}`,
@@ -70,7 +89,7 @@ function summaryText(diagnostics, calls) {
 }
 
 function legendOf(calls) {
-  const kinds = new Set(calls.map((c) => (isFailed(c) ? "failed" : sourceOf(c))));
+  const kinds = new Set(calls.map(outcomeOf));
   const waits = new Set(calls.flatMap((c) => waitsOf(c).map((w) => (w.kind === "queued" ? "queued" : "backoff"))));
   const legend = el("ul", "wf-legend");
   legend.setAttribute("aria-label", "Legend");
@@ -120,14 +139,12 @@ function waitSegments(call, span) {
 
 function barOf(call, span) {
   const source = sourceOf(call);
-  const failed = isFailed(call);
-  const bar = el("div", `wf-bar wf-${source}${failed ? " wf-failed" : ""}`);
+  const mark = call.cancelled ? " wf-cancelled" : isFailed(call) ? " wf-failed" : "";
+  const bar = el("div", `wf-bar wf-${source}${mark}`);
   bar.dataset.source = source;
   place(bar, call.start_ms, call.duration_ms, span);
-  bar.title = `${call.method} ${call.url}\n${call.status ?? call.error} · ${SOURCES[source].title}\n` +
-    `${ms(call.start_ms)} → ${ms(call.end_ms)} (${ms(call.duration_ms)}), ${call.bytes ?? 0} bytes` +
-    waitsOf(call).map((w) => `\n${WAITS[w.kind].title(ms(w.ms))}`).join("");
-  const time = el("span", `wf-time${timePlace(call, span)}`, ms(call.duration_ms));
+  bar.title = describe(call);
+  const time = el("span", `wf-time${timePlace(call, span)}`, `${call.cancelled ? "cancelled · " : ""}${ms(call.duration_ms)}`);
   bar.append(time);
   return bar;
 }
@@ -141,9 +158,8 @@ function timePlace(call, span) {
 }
 
 function callRow(call, span) {
-  const failed = isFailed(call);
-  const label = el("span", "wf-label", `${call.table.split(".").slice(-2).join(".")} ${call.status ?? "✕"}`);
-  label.title = `${call.method} ${call.table} · ${SOURCES[sourceOf(call)].title}`;
+  const outcome = call.cancelled ? "cancelled" : call.status ?? "✕";
+  const label = el("span", "wf-label", `${call.table.split(".").slice(-2).join(".")} ${outcome}`);
   const track = el("div", "wf-track");
   const waits = waitSegments(call, span);
   const bar = barOf(call, span);
@@ -153,9 +169,36 @@ function callRow(call, span) {
   track.append(...waits, bar);
   const row = rowOf(label, track);
   row.classList.add("wf-call", `wf-src-${sourceOf(call)}`);
-  if (failed) row.classList.add("failed");
+  if (call.cancelled) row.classList.add("cancelled");
+  else if (isFailed(call)) row.classList.add("failed");
+  row.title = describe(call);  // the pointer's tooltip; focus shows it below the rows too
+  row.tabIndex = 0;
+  row.setAttribute("role", "listitem");
+  row.setAttribute("aria-label", describe(call).replaceAll("\n", "; "));
   return row;
 }
+
+// The lines below the rows: the hovered or focused call, else how to get one there.
+function pointing(rows) {
+  const shown = el("p", "wf-detail", HINT);  // (a focused row's own label is what is read out)
+  const show = (e) => {
+    const row = e.target.closest?.(".wf-call");
+    if (row) shown.textContent = row.title;
+  };
+  // the pointer gone, the focused row (if any) is shown again; focus gone, the hint
+  const reset = (e) => {
+    if (rows.contains(e.relatedTarget)) return;
+    const focused = e.type === "mouseleave" ? rows.querySelector(".wf-call:focus") : null;
+    shown.textContent = focused ? focused.title : HINT;
+  };
+  rows.addEventListener("mouseover", show);
+  rows.addEventListener("focusin", show);
+  rows.addEventListener("mouseleave", reset);
+  rows.addEventListener("focusout", reset);
+  return shown;
+}
+
+const HINT = "Point at a call (or Tab to it) for its URL and the line of its statement.";
 
 export function renderWaterfall(container, diagnostics) {
   container.replaceChildren();
@@ -166,9 +209,13 @@ export function renderWaterfall(container, diagnostics) {
   container.append(legendOf(calls));
   const span = Math.max(diagnostics.total_ms, ...calls.map((c) => c.end_ms), 0.001);
   const rows = el("div", "wf-rows");
-  rows.append(rowOf(el("span"), axisOf(span)));
+  rows.setAttribute("role", "list");
+  rows.setAttribute("aria-label", "Upstream calls");
+  const axis = rowOf(el("span"), axisOf(span));
+  axis.setAttribute("aria-hidden", "true");
+  rows.append(axis);
   for (const call of calls) rows.append(callRow(call, span));
-  container.append(rows);
+  container.append(rows, pointing(rows));  // below the rows: showing it moves none of them
 }
 
 function rowOf(label, track) {
