@@ -18,21 +18,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
-from .config_schema import Problem, validate
+from .config_keys import declared_default
+from .config_position import position
+from .config_schema import Problem, secret_name, validate
+from .config_values import ConfigView
 from .errors import ConfigError
 from .http.proxy import ProxySettings, proxy_settings
 
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-_SECRET_KEY = re.compile(
-    r"token|secret|password|passwd|cert|credential|apikey|api_key|private|appname|devname|appid"
-    r"|^key$",
-    re.I,
-)
 MASK = "****"
-# keys named like a secret that hold none: where an OAuth2 credential (config ``auth``)
-# asks for its token, and the file its refresh token is kept in (the secrets beside them,
-# clientSecret and refreshToken, stay secrets)
-_NOT_SECRET_KEY = frozenset({"tokenUrl", "refreshTokenFile"})
 
 
 def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "") -> Any:
@@ -50,8 +44,7 @@ def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "
             return got
 
         out = _ENV.sub(repl, value)
-        named_secret = _SECRET_KEY.search(key) is not None and key not in _NOT_SECRET_KEY
-        if out and named_secret:
+        if out and secret_name(key):
             secrets.add(out)
         if "@" in out and "://" in out:
             secrets |= url_passwords(out)  # redis://:pw@…, postgresql://user:pw@…: whatever the key
@@ -62,7 +55,7 @@ def _substitute(value: Any, env: dict[str, str], secrets: set[str], key: str = "
 def _secret_variable(name: str) -> bool:
     """Whether an environment variable is named like a secret: ``API_TOKEN``, and also
     ``WEATHER_KEY`` (KEY as a word of the name, which the key pattern's ``^key$`` misses)."""
-    return _SECRET_KEY.search(name) is not None or "KEY" in name.upper().split("_")
+    return secret_name(name) or "KEY" in name.upper().split("_")
 
 
 def url_passwords(url: str) -> set[str]:
@@ -81,18 +74,19 @@ def url_passwords(url: str) -> set[str]:
 
 @dataclass
 class Settings:
-    """The engine's knobs, read from the config document with safe defaults."""
+    """The engine's knobs, read from the config document (``ConfigView``: each field's
+    default is its key's declared one)."""
 
-    max_nested_requests: int = 50
-    max_fan_out: int = 1000
-    max_response_bytes: int = 10_000_000
-    params_from_request: bool = True
-    request_id_header: str = "request-id"
-    connection: str = "keep-alive"
+    max_nested_requests: int = declared_default("maxNestedRequests")
+    max_fan_out: int = declared_default("maxFanOut")
+    max_response_bytes: int = declared_default("maxResponseLength")
+    params_from_request: bool = declared_default("paramsFromRequest")
+    request_id_header: str = declared_default("requestIdHeader")
+    connection: str = declared_default("connection")
     udf_paths: list[Path] = field(default_factory=list)
     patch_paths: list[Path] = field(default_factory=list)
-    default_timeout_ms: int = 10_000
-    script_budget: int = 5_000_000  # work one run may build (Run.spend)
+    default_timeout_ms: int = declared_default("defaultTimeout")
+    script_budget: int = declared_default("scriptBudget")  # work one run may build (Run.spend)
     table_timeouts: dict[str, int] = field(default_factory=dict)
     proxy: ProxySettings | None = None  # config ``proxy`` (qlgate/http/proxy.py): None sends directly
 
@@ -108,51 +102,29 @@ class Settings:
         return self.default_timeout_ms
 
     @classmethod
-    def from_config(cls, config: dict[str, Any], env: dict[str, str] | None = None) -> Settings:
+    def from_config(cls, config: dict[str, Any] | ConfigView, env: dict[str, str] | None = None) -> Settings:
         """``env``: where ``"proxy": "env"`` reads HTTP_PROXY and the like (the process's own
-        environment unless given)."""
-
-        def number(key: str, default: int, *aliases: str) -> int:
-            for k in (key, *aliases):
-                value = config.get(k)
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-                    return int(value)
-            return default
-
+        environment unless given). A value the key's declaration refuses is a
+        ``ConfigError`` naming it, never its default in disguise."""
+        view = config if isinstance(config, ConfigView) else ConfigView(config)
+        response_bytes = view.optional_integer("maxResponseSize")  # the older name: the newer wins
+        if view.has("maxResponseLength") or response_bytes is None:
+            response_bytes = view.integer("maxResponseLength")
         return cls(
-            max_nested_requests=number("maxNestedRequests", 50),
-            max_fan_out=number("maxFanOut", 1000),
-            max_response_bytes=number("maxResponseLength", 10_000_000, "maxResponseSize"),
-            params_from_request=config.get("paramsFromRequest", True) is not False,
-            request_id_header=str(config.get("requestIdHeader") or "request-id"),
-            connection=str(config.get("connection") or "keep-alive"),
-            udf_paths=[Path(p) for p in _listed(config, "udfPaths") if isinstance(p, str)],
-            patch_paths=[Path(p) for p in _listed(config, "patchPaths") if isinstance(p, str)],
-            default_timeout_ms=number("defaultTimeout", 10_000),
-            script_budget=number("scriptBudget", 5_000_000),
-            table_timeouts={
-                k: int(v)
-                for k, v in _mapping(config, "timeouts").items()
-                if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
-            },
-            proxy=proxy_settings(config.get("proxy"), os.environ if env is None else env),
+            max_nested_requests=view.integer("maxNestedRequests"),
+            max_fan_out=view.integer("maxFanOut"),
+            max_response_bytes=response_bytes,
+            params_from_request=view.boolean("paramsFromRequest"),
+            # an empty header name would name no header: the default's
+            request_id_header=view.text("requestIdHeader") or cls.request_id_header,
+            connection=view.text("connection") or cls.connection,
+            udf_paths=[Path(p) for p in view.strings("udfPaths") or ()],
+            patch_paths=[Path(p) for p in view.strings("patchPaths") or ()],
+            default_timeout_ms=view.integer("defaultTimeout"),
+            script_budget=view.integer("scriptBudget"),
+            table_timeouts={name: int(ms) for name, ms in view.entries("timeouts").items()},
+            proxy=proxy_settings(view.value("proxy"), os.environ if env is None else env),
         )
-
-
-def _listed(config: dict[str, Any], key: str) -> list[Any]:
-    """A setting that must be a list of paths: a typed error names it otherwise (a string
-    would be read as a list of one-letter paths)."""
-    value = config.get(key) or []
-    if not isinstance(value, list):
-        raise ConfigError(f"config {key} must be a list of paths, not {type(value).__name__}")
-    return value
-
-
-def _mapping(config: dict[str, Any], key: str) -> dict[str, Any]:
-    value = config.get(key) or {}
-    if not isinstance(value, dict):
-        raise ConfigError(f"config {key} must be an object of table names to milliseconds, not {type(value).__name__}")
-    return value
 
 
 class Secrets:
@@ -226,6 +198,11 @@ class Config:
     settings: Settings
     path: Path | None = None
 
+    @property
+    def view(self) -> ConfigView:
+        """The document's settings, typed (``config_values``): how the code reads a key."""
+        return ConfigView(self.data, self.secrets.values)
+
     @classmethod
     def from_dict(
         cls,
@@ -240,10 +217,10 @@ class Config:
         found: set[str] = set(secrets.values if secrets is not None else ())
         environment = dict(os.environ if env is None else env)
         resolved = _substitute(data or {}, environment, found)
-        problems = validate(resolved)
+        problems = validate(resolved, secrets=found)
         if problems:
             raise invalid(problems, path)
-        settings = Settings.from_config(resolved, environment)
+        settings = Settings.from_config(ConfigView(resolved, found), environment)
         if settings.proxy is not None:  # credentials in a proxy URL, its Basic token
             found |= settings.proxy.secrets()
         return cls(resolved, Secrets(found), settings, path)
@@ -257,16 +234,36 @@ class Config:
 
 
 def invalid(problems: list[Problem], path: Path | None) -> ConfigError:
-    """The error a document with ``problems`` is refused with: the first in full, a
-    count of the others (``qlgate config check`` lists them all)."""
-    where = f"config {path}" if path is not None else "config"
+    """The error a document with ``problems`` is refused with: the first in full, with
+    its line and column in the file, and a count of the others (``qlgate config check``
+    lists them all)."""
+    first = problems[0]
+    at = located(first, path)
+    where = f"config {path}{at}" if path is not None else "config"
     more = f" (and {len(problems) - 1} more: qlgate config check lists them)" if len(problems) > 1 else ""
+    line, column = (int(n) for n in at[1:].split(":")) if at else (None, None)
     return ConfigError(
-        f"{where}: {problems[0]}{more}",
-        path=problems[0].path,
+        f"{where}: {first}{more}",
+        line=line,
+        column=column,
+        path=first.path,
         file=str(path) if path is not None else None,
         problems=[str(p) for p in problems] if len(problems) > 1 else None,
     )
+
+
+def located(problem: Problem, file: Path | None, text: str | None = None) -> str:
+    """``:LINE:COLUMN`` of the key ``problem`` is about in ``file`` (whose ``text`` may be
+    given, read once for many problems), or nothing when it cannot be found there."""
+    if file is None or not problem.parts:
+        return ""
+    if text is None:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+    found = position(text, problem.parts)
+    return f":{found[0]}:{found[1]}" if found is not None else ""
 
 
 def substituted(data: dict[str, Any], env: dict[str, str] | None = None) -> tuple[dict[str, Any], Secrets]:

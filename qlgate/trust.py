@@ -21,6 +21,7 @@ from fnmatch import fnmatch
 from typing import Any
 from urllib.parse import urlsplit
 
+from .config_values import ConfigView
 from .errors import ConfigError, QlError
 from .http.connection_headers import connection_header
 from .lang import ast
@@ -139,31 +140,25 @@ class Trust:
         return _DEPLOYER
 
     @classmethod
-    def for_callers(cls, config: dict[str, Any], tables: Iterable[Any]) -> Trust:
+    def for_callers(cls, config: dict[str, Any] | ConfigView, tables: Iterable[Any]) -> Trust:
         """The ad-hoc policy of config ``gateway.adhoc``: ``allowedHosts`` (default: the
         hosts the loaded tables call), ``inlineTables`` (default true), ``publicConfig``
         (default none), ``credentials`` (default: the ``oauth2-client-credentials``
         entries of config ``auth``, application tokens; never a user's token unless listed)."""
-        adhoc = (config.get("gateway") or {}).get("adhoc") or {}
-        hosts = adhoc.get("allowedHosts")
-        if hosts is not None and not (isinstance(hosts, list) and all(isinstance(h, str) for h in hosts)):
-            raise ConfigError(
-                'gateway.adhoc.allowedHosts must be a list of hosts ("host", "host:port", '
-                '"*.example.com"), or null for the hosts the tables call'
-            )
-        if not isinstance(adhoc.get("inlineTables", True), bool):
-            raise ConfigError("gateway.adhoc.inlineTables must be true or false")
+        view = config if isinstance(config, ConfigView) else ConfigView(config)
+        hosts = view.strings("gateway.adhoc.allowedHosts")  # null: the hosts the tables call
         allow = (
-            HostAllowList(tuple(str(h).lower() for h in hosts))
-            if isinstance(hosts, list)
-            else HostAllowList.from_tables(tables)
+            HostAllowList(tuple(h.lower() for h in hosts)) if hosts is not None else HostAllowList.from_tables(tables)
         )
-        public = adhoc.get("publicConfig") or []
-        if not isinstance(public, list) or not all(isinstance(k, str) and k for k in public):
-            raise ConfigError("gateway.adhoc.publicConfig must be a list of dotted config keys")
+        public = view.strings("gateway.adhoc.publicConfig") or []
+        if not all(public):
+            raise ConfigError(
+                "config gateway.adhoc.publicConfig must be a list of dotted config keys, not an empty one",
+                path="gateway.adhoc.publicConfig",
+            )
         keys = tuple(sorted({k.removeprefix("config.") for k in public}))
-        inline = adhoc.get("inlineTables", True) is not False
-        return cls(CALLER, allow, inline, keys, credentials=adhoc_credentials(config, adhoc))
+        inline = view.boolean("gateway.adhoc.inlineTables")
+        return cls(CALLER, allow, inline, keys, credentials=adhoc_credentials(view))
 
     def to_record(self) -> dict[str, Any]:
         """The policy as a job records it, so every worker runs the job under it."""

@@ -61,13 +61,13 @@ class Workspace:
         self._callers = callers
         self._callers_without_console: Trust | None = None
         if callers is None:
-            Trust.for_callers(engine.config.data, ())  # a bad policy fails now, not at first use
+            Trust.for_callers(engine.config.view, ())  # a bad policy fails now, not at first use
 
     @property
     def callers(self) -> Trust:
         """What caller input runs under (allowed hosts: by default, those the tables call)."""
         if self._callers is None:
-            self._callers = Trust.for_callers(self.engine.config.data, self.engine.tables.tables())
+            self._callers = Trust.for_callers(self.engine.config.view, self.engine.tables.tables())
         return self._callers
 
     @property
@@ -140,7 +140,7 @@ class Workspace:
         """A workspace around an engine already open (tests, embedding applications)."""
         if engine.tables.lazy:  # the caller policy's hosts would compile every table: on first use
             return cls(engine, None, emulator)
-        return cls(engine, Trust.for_callers(engine.config.data, engine.tables.tables()), emulator)
+        return cls(engine, Trust.for_callers(engine.config.view, engine.tables.tables()), emulator)
 
     @property
     def config(self) -> Config:

@@ -77,7 +77,7 @@ def test_settings_read_their_camel_case_keys():
             "scriptBudget": 1000,
             "requestIdHeader": "x-request-id",
             "connection": "close",
-            "udfPaths": ["udfs", 3],
+            "udfPaths": ["udfs"],
             "patchPaths": ["patches"],
         }
     )
@@ -88,7 +88,7 @@ def test_settings_read_their_camel_case_keys():
     assert settings.script_budget == 1000
     assert settings.request_id_header == "x-request-id"
     assert settings.connection == "close"
-    assert settings.udf_paths == [Path("udfs")]  # entries that are not text are skipped
+    assert settings.udf_paths == [Path("udfs")]
     assert settings.patch_paths == [Path("patches")]
 
 
@@ -102,18 +102,41 @@ def test_max_response_length_wins_over_its_alias():
     assert settings.max_response_bytes == 1024
 
 
-@pytest.mark.parametrize("bad", ["big", 0, -5, True, None, [100]])
-def test_a_limit_that_is_not_a_positive_number_falls_back_to_its_default(bad):
-    settings = Settings.from_config({"maxFanOut": bad, "scriptBudget": bad, "maxResponseLength": bad})
+def test_a_setting_left_out_takes_its_declared_default():
+    settings = Settings.from_config({})
 
-    assert settings.max_fan_out == 1000
-    assert settings.script_budget == 5_000_000
-    assert settings.max_response_bytes == 10_000_000
+    assert settings == Settings()
+    assert (settings.max_fan_out, settings.script_budget, settings.max_response_bytes) == (1000, 5_000_000, 10_000_000)
 
 
-@pytest.mark.parametrize(("value", "expected"), [(False, False), (True, True), ("false", True), (0, True)])
-def test_params_from_request_is_turned_off_only_by_json_false(value, expected):
+@pytest.mark.parametrize(
+    ("bad", "problem"),
+    [
+        ("big", "must be integer, not string"),
+        (0, "must be at least 1, not 0"),
+        (-5, "must be at least 1, not -5"),
+        (True, "must be integer, not boolean"),
+        (None, "must be integer, not null"),
+        ([100], "must be integer, not array"),
+    ],
+)
+def test_a_limit_that_is_not_a_positive_number_is_refused_naming_it(bad, problem):
+    """Before, a settings class read its numbers leniently: a bad one given to it directly
+    (not through a loaded document) was silently its default."""
+    with pytest.raises(ConfigError, match=f"config maxFanOut: {problem}") as caught:
+        Settings.from_config({"maxFanOut": bad})
+    assert caught.value.details["path"] == "maxFanOut"
+
+
+@pytest.mark.parametrize(("value", "expected"), [(False, False), (True, True)])
+def test_params_from_request_is_turned_off_by_json_false(value, expected):
     assert Settings.from_config({"paramsFromRequest": value}).params_from_request is expected
+
+
+@pytest.mark.parametrize("value", ["false", 0])
+def test_params_from_request_that_is_no_boolean_is_refused(value):
+    with pytest.raises(ConfigError, match="config paramsFromRequest: must be boolean"):
+        Settings.from_config({"paramsFromRequest": value})
 
 
 def test_timeout_for_a_table_uses_its_longest_dotted_prefix():
@@ -125,11 +148,25 @@ def test_timeout_for_a_table_uses_its_longest_dotted_prefix():
 
 
 def test_timeout_for_an_unlisted_table_is_the_default_timeout():
-    settings = Settings.from_config({"defaultTimeout": 1500, "timeouts": {"ebay": 30000, "slow": "never", "off": 0}})
+    settings = Settings.from_config({"defaultTimeout": 1500, "timeouts": {"ebay": 30000}})
 
     assert settings.timeout_for("ebayx.items") == 1500  # a prefix is a whole dotted segment
-    assert settings.timeout_for("slow") == 1500  # entries that are not positive numbers are dropped
-    assert settings.timeout_for("off") == 1500
+    assert settings.timeout_for("slow") == 1500
+
+
+@pytest.mark.parametrize(("entry", "problem"), [("never", "must be integer, not string"), (0, "must be at least 1")])
+def test_a_timeout_that_is_not_a_positive_number_is_refused_naming_its_table(entry, problem):
+    with pytest.raises(ConfigError, match=rf'config timeouts\["ebay.trading"\]: {problem}'):
+        Settings.from_config({"timeouts": {"ebay": 30000, "ebay.trading": entry}})
+
+
+def test_a_section_that_is_no_object_is_refused_when_a_key_of_it_is_read():
+    from qlgate.config_values import ConfigView
+
+    with pytest.raises(ConfigError, match="config gateway: must be object, not integer"):
+        ConfigView({"gateway": 5}).integer("gateway.maxBodyBytes")
+    with pytest.raises(LookupError, match="not declared"):
+        ConfigView({}).integer("gateway.maxBodyByte")
 
 
 # ---------------------------------------------------------------- environment and secrets
@@ -227,3 +264,17 @@ def test_a_config_file_that_is_not_utf8_is_a_typed_error(tmp_path):
     file.write_bytes('{"name": "caf\xe9"}'.encode("latin-1"))
     with pytest.raises(ConfigError, match="not UTF-8"):
         Config.load(file)
+
+
+def test_the_jobs_database_from_the_environment_counts_when_the_config_names_none(monkeypatch, tmp_path):
+    """``jobs.database`` has a declared default, which must not hide $QLGATE_JOBS_DATABASE:
+    the typed settings keep only what the config writes."""
+    from qlgate.jobs.cluster import cluster_database, embedded_database
+    from qlgate.jobs.settings import JobsSettings
+
+    monkeypatch.setenv("QLGATE_JOBS_DATABASE", str(tmp_path / "env.sqlite"))
+    for data in ({}, {"jobs": {"slots": 2}}):
+        assert JobsSettings.of(data).database is None
+        assert embedded_database(JobsSettings.of(data)) == cluster_database(data) == str(tmp_path / "env.sqlite")
+    assert JobsSettings.of({"jobs": {"archive": "old.sqlite"}}).database == "old.sqlite"
+    assert JobsSettings.of({"jobs": {"database": "new.sqlite", "archive": "old.sqlite"}}).database == "new.sqlite"

@@ -18,6 +18,9 @@ from qlgate.config_docs import markdown
 from qlgate.config_schema import KEYS, effective, validate
 from qlgate.engine.backoff import BackoffSettings
 from qlgate.errors import ConfigError
+from qlgate.jobs.archive import DEFAULT_MAX_RESULT_BYTES
+from qlgate.jobs.cluster import cluster_settings
+from qlgate.jobs.settings import JobsSettings
 from qlgate.server.policy import GatewayPolicy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def write(tmp_path: Path, data: dict) -> Path:
     file = tmp_path / "deploy.json"
-    file.write_text(json.dumps(data), encoding="utf-8")
+    file.write_text(json.dumps(data, indent=2), encoding="utf-8")
     return file
 
 
@@ -36,6 +39,9 @@ def write(tmp_path: Path, data: dict) -> Path:
         ({"gateway": {"adhok": {"enabled": False}}}, "gateway.adhok", "adhoc"),
         ({"cache": {"urll": "redis://127.0.0.1:6379/0"}}, "cache.urll", "url"),
         ({"timeout": {"ebay": 1000}}, "timeout", "timeouts"),
+        # two neighbouring letters swapped: difflib's ratio alone rates "jbos" under the cutoff
+        ({"jbos": {"slots": 2}}, "jbos", "jobs"),
+        ({"cache": {"maxBtyes": 1024}}, "cache.maxBtyes", "maxBytes"),
     ],
 )
 def test_a_near_miss_of_a_declared_key_is_refused_with_its_path_the_file_and_a_suggestion(tmp_path, data, path, meant):
@@ -47,6 +53,24 @@ def test_a_near_miss_of_a_declared_key_is_refused_with_its_path_the_file_and_a_s
     message = caught.value.message
     assert str(file) in message and f"{path}: unknown key; did you mean {meant}?" in message
     assert caught.value.details["path"] == path
+    where = (caught.value.line, caught.value.column)
+    assert message.startswith(f"config {file}:{where[0]}:{where[1]}: ") and where[0] >= 2
+
+
+def test_a_refused_config_file_is_pointed_at_line_and_column(tmp_path):
+    file = tmp_path / "deploy.json"
+    file.write_text(
+        '{\n  "shop": {"site": "x"},\n  "gateway": {\n    "auth": {"keys": [\n'
+        '      {"name": "a", "key": "k", "scopes": ["query"]},\n'
+        '      {"name": 7}]}}\n}\n',
+        encoding="utf-8",
+    )
+
+    with pytest.raises(ConfigError) as caught:
+        Config.load(file, env={})
+
+    assert caught.value.message == f"config {file}:6:8: gateway.auth.keys[1].name: must be string, not integer (7)"
+    assert (caught.value.line, caught.value.column) == (6, 8)
 
 
 def test_tables_and_auth_are_checked_where_they_are_used_and_by_config_check():
@@ -98,6 +122,37 @@ def test_a_wrong_type_never_shows_the_string_it_holds():
 
     assert "hunter2" not in json.dumps(caught.value.to_dict())
     assert "text of 19 characters" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("data", "shown"),
+    [
+        (
+            {"ebay": {"environment": "prod"}},
+            'ebay.environment: must be one of auto, emulator, sandbox, production, not "prod"',
+        ),
+        ({"maxFanOut": "200"}, 'maxFanOut: must be integer, not string ("200")'),
+        ({"cache": {"prefix": 7, "backend": "x" * 100}}, 'not "' + "x" * 60 + '…"'),
+    ],
+)
+def test_an_error_quotes_a_value_that_is_no_secret(data, shown):
+    """Before, every string was "text of N characters", the value the deployer has to find
+    and fix included."""
+    with pytest.raises(ConfigError) as caught:
+        Config.from_dict(data, env={})
+
+    assert shown in caught.value.message + str(caught.value.details.get("problems"))
+
+
+def test_an_error_never_quotes_a_string_that_holds_a_secret():
+    data = {"jobs": {"maxQueue": "postgresql://jobs:s3cretpw@db/jobs"}, "ebay": {"environment": "${EBAY_TOKEN}"}}
+
+    with pytest.raises(ConfigError) as caught:
+        Config.from_dict(data, env={"EBAY_TOKEN": "tok-0123456789"})
+
+    shown = json.dumps(caught.value.to_dict())
+    assert "s3cretpw" not in shown and "tok-0123456789" not in shown
+    assert "text of 34 characters" in shown and "text of 14 characters" in shown
 
 
 @pytest.mark.parametrize(
@@ -164,6 +219,11 @@ def test_the_declared_defaults_are_the_codes_defaults():
     assert declared["cache.lockMs"] == cache.lock_ms and declared["cache.waitMs"] == cache.wait_ms
     assert declared["backoff.failures"] == backoff.failures
     assert declared["backoff.retryAfterMax"] == backoff.retry_after_max_ms
+    # the docs said 16 MiB while the cluster read 64 MiB when the key was left out
+    timing = cluster_settings(None)
+    assert declared["jobs.maxResultBytes"] == timing["maxResultBytes"] == DEFAULT_MAX_RESULT_BYTES
+    assert declared["jobs.callTimeout"] == timing["callTimeout"]
+    assert declared["jobs.maxRunSeconds"] == timing["maxRunSeconds"] == JobsSettings().max_run_seconds
 
 
 def test_effective_fills_declared_defaults_and_keeps_what_is_set():
@@ -201,10 +261,10 @@ def test_config_check_lists_every_problem_and_exits_1(tmp_path, capsys):
     assert run_config("check", "--config", str(file)) == 1
 
     out, err = capsys.readouterr()
-    assert out.splitlines() == [
-        f"{file}: maxNestedRequest: unknown key; did you mean maxNestedRequests?",
-        f"{file}: gateway.adhok: unknown key; did you mean adhoc?",
-        f"{file}: auth.a.tokenUlr: unknown key; did you mean tokenUrl?",
+    assert out.splitlines() == [  # file:line:column, as qlgate check points into tables
+        f"{file}:2:3: maxNestedRequest: unknown key; did you mean maxNestedRequests?",
+        f"{file}:4:5: gateway.adhok: unknown key; did you mean adhoc?",
+        f"{file}:11:7: auth.a.tokenUlr: unknown key; did you mean tokenUrl?",
     ]
     assert "3 error(s)" in err
 
@@ -288,7 +348,7 @@ def test_qlgate_config_is_a_command_of_the_cli(tmp_path):
         text=True,
         timeout=60,
     )
-    assert (checked.returncode, checked.stdout) == (1, f"{file}: cache.urll: unknown key; did you mean url?\n")
+    assert (checked.returncode, checked.stdout) == (1, f"{file}:3:5: cache.urll: unknown key; did you mean url?\n")
     shown = subprocess.run(
         [sys.executable, "-m", "qlgate", "config", "show", "--config", str(file)],
         cwd=ROOT,
@@ -312,3 +372,36 @@ def test_config_show_adds_no_section_whose_presence_changes_the_gateway():
     shown = effective({"maxFanOut": 7})
     assert "ebay" not in shown and "auth" not in shown.get("gateway", {})
     assert effective({"ebay": {}})["ebay"]["environment"] == "auto"
+
+
+# ---------------------------------------------------------------- typed reads (qlgate/config_values.py)
+
+
+@pytest.mark.parametrize(
+    ("read", "data", "path", "problem"),
+    [
+        (GatewayPolicy.from_config, {"gateway": {"maxBodyBytes": "1mb"}}, "gateway.maxBodyBytes", "must be integer"),
+        (GatewayPolicy.from_config, {"gateway": {"jsonp": "yes"}}, "gateway.jsonp", "must be boolean"),
+        (CacheSettings.from_config, {"cache": {"waitMs": -1}}, "cache.waitMs", "must be at least 0"),
+        (CacheSettings.from_config, {"cache": {"negative": float("inf")}}, "cache.negative", "must be number"),
+        (BackoffSettings.from_config, {"backoff": {"failures": 0}}, "backoff.failures", "must be at least 1"),
+        (Settings.from_config, {"udfPaths": ["udfs", 3]}, "udfPaths[1]", "must be string, not integer"),
+    ],
+)
+def test_every_settings_class_refuses_a_bad_value_naming_its_path(read, data, path, problem):
+    """Each settings class read its numbers its own way: the gateway's took a bad one for
+    its default, the cache's and back-off's refused it in words of their own, without the
+    path. Now each reads through the declared keys, the way loading checks them."""
+    with pytest.raises(ConfigError) as caught:
+        read(data)
+
+    assert caught.value.message.startswith(f"config {path}: {problem}")
+    assert caught.value.details["path"] == path
+
+
+def test_the_settings_of_an_empty_config_are_the_declared_defaults():
+    assert GatewayPolicy.from_config({}) == GatewayPolicy()
+    assert CacheSettings.from_config({}) == CacheSettings()
+    assert BackoffSettings.from_config({}) == BackoffSettings()
+    assert Settings.from_config({}) == Settings()
+    assert GatewayPolicy().max_connections == next(k.default for k in KEYS if k.path == "gateway.maxConnections")

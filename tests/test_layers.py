@@ -20,7 +20,8 @@ from tests.test_imports import PACKAGE, imports_of, module_name
 # bottom to top: (layer, the modules and packages in it)
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # leaves: values, errors and records every layer shares, and helpers that import
-    # nothing of the package (config_schema: the keys' table, read by config)
+    # nothing of the package (config_keys: the keys' table; config_schema: checking a
+    # document against it; config_values: typed reads through it, used by every settings class)
     (
         "base",
         (
@@ -36,7 +37,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "qlgate.suggest",
             "qlgate.ports",
             "qlgate.loop",
+            "qlgate.config_keys",
             "qlgate.config_schema",
+            "qlgate.config_values",
+            "qlgate.config_position",
             "qlgate.config_docs",
         ),
     ),

@@ -27,6 +27,7 @@ from .redis_backend import CacheUnavailable, RedisBackend
 from .settings import CacheSettings
 
 if TYPE_CHECKING:
+    from ..config_values import ConfigView
     from ..http.client import HttpResponse
 
 log = logging.getLogger("qlgate.cache")
@@ -89,7 +90,7 @@ class ResponseCache:
         self._suppressed = 0
 
     @classmethod
-    def from_config(cls, data: dict[str, Any]) -> ResponseCache:
+    def from_config(cls, data: dict[str, Any] | ConfigView) -> ResponseCache:
         return cls(CacheSettings.from_config(data))
 
     def caching(self, plan: CachePlan) -> bool:

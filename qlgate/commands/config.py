@@ -2,7 +2,7 @@
 config file before a gateway is started with it — every problem at once, each
 naming its JSON path (``check``), and the document as the gateway reads it,
 defaults filled in and secrets masked (``show``). The declared keys are in
-``qlgate/config_schema.py``.
+``qlgate/config_keys.py``.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _file(args: argparse.Namespace) -> Path | None:
 
 
 def check(args: argparse.Namespace) -> int:
-    from ..config import read_document, substituted
+    from ..config import located, read_document, substituted
     from ..config_schema import validate
 
     file = _file(args)
@@ -65,7 +65,9 @@ def check(args: argparse.Namespace) -> int:
         print(error.message)
         print(f"{file}: 1 error", file=sys.stderr)
         return EXIT_FAILURE
-    problems = [f"{file}: {problem}" for problem in validate(data, deep=True)]
+    text = file.read_text(encoding="utf-8")
+    found = validate(data, deep=True, secrets=secrets.values)
+    problems = [f"{file}{located(problem, file, text)}: {problem}" for problem in found]
     if not problems:  # the types are right: what each setting's own reader says of its values
         problems = [f"{file}: {secrets.mask(message)}" for message in readers_refuse(data)]
     for problem in problems:
@@ -93,15 +95,16 @@ def readers_refuse(data: dict[str, Any]) -> list[str]:
         config = Config.from_dict(data, env={})
     except QlError as error:
         return [error.message]
+    view = config.view
     readers: list[Callable[[], Any]] = [
-        lambda: CacheSettings.from_config(data),
-        lambda: BackoffSettings.from_config(data),
-        lambda: ApiTypes.from_config(data),
-        lambda: GatewayPolicy.from_config(data),
-        lambda: Gatekeeper.from_config(data),
-        lambda: Trust.for_callers(data, ()),
+        lambda: CacheSettings.from_config(view),
+        lambda: BackoffSettings.from_config(view),
+        lambda: ApiTypes.from_config(view),
+        lambda: GatewayPolicy.from_config(view),
+        lambda: Gatekeeper.from_config(view),
+        lambda: Trust.for_callers(view, ()),
         lambda: cluster_settings(config),
-        lambda: environment_of(data) if "ebay" in data else None,
+        lambda: environment_of(view) if "ebay" in data else None,
     ]
     refused = []
     for read in readers:

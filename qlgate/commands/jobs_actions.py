@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from ..jobs.cluster import DEFAULT_DATABASE, cluster_settings, open_archive
+from ..jobs.cluster import cluster_settings, open_archive
 from .arguments import UsageError, parse_var
 from .output import is_terminal, progress_line, write_value
 from .script import warn_unassigned_in
@@ -43,6 +43,7 @@ def open_backend(args: argparse.Namespace) -> JobClient:
     from kazoo.handlers.threading import KazooTimeoutError
 
     from ..jobs.model import MAX_RUN_SECONDS, JobError
+    from ..jobs.settings import DEFAULT_DATABASE, JobsSettings
     from ..jobs.zk.client import ZkJobs
     from ..jobs.zk.session import zk_client
     from ..workspace import load_config
@@ -58,7 +59,7 @@ def open_backend(args: argparse.Namespace) -> JobClient:
     max_run = cluster_settings(config)["maxRunSeconds"] if config is not None else MAX_RUN_SECONDS
     target = (
         args.database
-        or ((config.data.get("jobs") or {}).get("database") if config is not None else None)
+        or JobsSettings.of(config).database
         or os.environ.get("QLGATE_JOBS_DATABASE")
         or (DEFAULT_DATABASE if Path(DEFAULT_DATABASE).is_file() else None)
     )

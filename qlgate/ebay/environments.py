@@ -21,6 +21,7 @@ from typing import Any
 
 from ..config import Config
 from ..config_env import named, variables_at
+from ..config_values import ConfigView
 from ..errors import ConfigError
 
 ENVIRONMENTS = ("auto", "emulator", "sandbox", "production")
@@ -54,21 +55,17 @@ def _endpoints(sandbox: bool) -> dict[str, Any]:
 ENDPOINTS = {"production": _endpoints(sandbox=False), "sandbox": _endpoints(sandbox=True)}
 
 
-def environment_of(data: dict[str, Any]) -> str:
-    """The environment a config document asks for (``auto`` when it says nothing)."""
-    ebay = data.get("ebay") or {}
-    if not isinstance(ebay, dict):
-        raise ConfigError("config 'ebay' must be an object")
-    chosen = ebay.get("environment")
-    if chosen is None or chosen == "":
-        legacy = str(ebay.get("emulator", "auto")).strip().lower()
+def environment_of(data: dict[str, Any] | ConfigView) -> str:
+    """The environment a config document asks for (``auto`` when it says nothing):
+    ``ebay.environment``, else the older ``ebay.emulator``."""
+    view = data if isinstance(data, ConfigView) else ConfigView(data)
+    chosen = view.text("ebay.environment") if view.has("ebay.environment") else None
+    if not chosen:
+        legacy = (view.text("ebay.emulator") or "auto").strip().lower()
         chosen = LEGACY_EMULATOR_MODES.get(legacy)
         if chosen is None:
-            raise ConfigError(f"config ebay.emulator is {legacy!r}: one of always, auto, off")
-    chosen = str(chosen).strip().lower()
-    if chosen not in ENVIRONMENTS:
-        raise ConfigError(f"config ebay.environment is {chosen!r}: one of {', '.join(ENVIRONMENTS)}")
-    return chosen
+            raise ConfigError(f"config ebay.emulator is {legacy!r}: one of always, auto, off", path="ebay.emulator")
+    return chosen.strip().lower()  # one of ENVIRONMENTS: the key's declared choices
 
 
 # the keys whose value, any of them, makes ``auto`` mean eBay's own rather than the emulator

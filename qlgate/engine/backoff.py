@@ -27,14 +27,17 @@ from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
 
-from ..errors import ConfigError, TableBackingOff
+from ..config_keys import declared_default
+from ..config_values import ConfigView
+from ..errors import TableBackingOff
 
 __all__ = ["BackoffBoard", "BackoffSettings", "Delays", "failed_status", "retry_after_header", "retry_after_seconds"]
 
-FAILURES = 3  # successive failures before calls wait
+FAILURES: int = declared_default("backoff.failures")  # successive failures before calls wait
 DEFAULT_MIN_DELAY_MS = 500  # spec §10.6 item 4
 DEFAULT_MAX_DELAY_MS = 30_000
-RETRY_AFTER_MAX_MS = 30_000  # the longest Retry-After a call waits before its one retry
+# the longest Retry-After a call waits before its one retry
+RETRY_AFTER_MAX_MS: int = declared_default("backoff.retryAfterMax")
 RETRY_AFTER_CEILING = 86_400  # s: the longest Retry-After the gateway believes or gives its clients
 MAX_TABLES = 10_000  # tables whose failures are remembered (callers' own tables can be many)
 
@@ -64,30 +67,14 @@ class BackoffSettings:
     retry_after_max_ms: int = RETRY_AFTER_MAX_MS
 
     @classmethod
-    def from_config(cls, data: dict[str, Any]) -> BackoffSettings:
-        section = data.get("backoff")
-        if section is None:
-            return cls()
-        if not isinstance(section, dict):
-            raise ConfigError(f"config backoff must be an object, not {type(section).__name__}")
-        unknown = sorted(set(section) - {"minDelay", "maxDelay", "failures", "retryAfterMax"})
-        if unknown:
-            raise ConfigError(
-                f"config backoff: unknown setting {unknown[0]!r} (minDelay, maxDelay, failures, retryAfterMax)"
-            )
-
-        def number(key: str, default: int | None, least: int = 0) -> int | None:
-            value = section.get(key, default)
-            if value is None:
-                return None
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ConfigError(f"config backoff.{key} must be a whole number ≥ {least}, not {value!r}")
-            return value
-
+    def from_config(cls, data: dict[str, Any] | ConfigView) -> BackoffSettings:
+        """Read through the declared keys (``config_keys``): a bad value is a
+        ``ConfigError`` naming it."""
+        view = data if isinstance(data, ConfigView) else ConfigView(data)
         return cls(
-            Delays(number("minDelay", None), number("maxDelay", None)),
-            number("failures", FAILURES, 1) or FAILURES,
-            number("retryAfterMax", RETRY_AFTER_MAX_MS) or 0,
+            Delays(view.optional_integer("backoff.minDelay"), view.optional_integer("backoff.maxDelay")),
+            view.integer("backoff.failures"),
+            view.integer("backoff.retryAfterMax"),
         )
 
     def interval_ms(self, failures: int, delays: Delays) -> int | None:

@@ -112,12 +112,13 @@ class Engine:
         self.credentials = TokenManager(self.config, lambda: self.http)
         # answers of tables and statements with ``expires``, and the calls in flight that
         # identical reads share (config ``cache``; in-process unless it names Redis)
-        self.responses = ResponseCache.from_config(self.config.data)
+        view = self.config.view  # the settings, typed (config_values)
+        self.responses = ResponseCache.from_config(view)
         # successive failures per table, and the back-off they call for (config ``backoff``)
-        self.backoff = BackoffBoard(BackoffSettings.from_config(self.config.data))
+        self.backoff = BackoffBoard(BackoffSettings.from_config(view))
         # the partner APIs' limits on every call (qlgate/limits), shared with the other
         # processes through the store their opener chose
-        self.api_types = ApiTypes.from_config(self.config.data)
+        self.api_types = ApiTypes.from_config(view)
         self._limits = limits
         self._call_paths: CallPaths | None = None  # composed by the first upstream call (``call_paths``)
         self._cache: OrderedDict[tuple, tuple[Compiled | QlError, int]] = OrderedDict()  # → (it, characters)
@@ -128,18 +129,9 @@ class Engine:
 
     @property
     def limits(self) -> CallLimits | None:
+        """The limits the engine was opened with, for good: whoever opens an engine that
+        counts in the job backend's store opens the store first (``jobs.factory.open_jobs``)."""
         return self._limits
-
-    def adopt_limits(self, limits: CallLimits) -> CallLimits:
-        """Take limits opened after the engine, once: the one way besides the constructor,
-        for the gateway's start-up (``qlgate/server/startup.py``), which opens its workspace
-        before the job backend whose store the limits count in. To go when start-up opens
-        the store first and passes the limits to ``Workspace.open``."""
-        if self._limits is not None:
-            raise RuntimeError("the engine has its limits already")
-        self._limits = limits
-        self._call_paths = None  # composed again, with them
-        return limits
 
     @property
     def http(self) -> HttpClient:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from ..config_keys import declared_default
 from .archive_errors import ArchiveError, ArchiveUnavailable, ResultTooLarge, SchemaTooNew
 from .archive_schema import STATEMENT_TIMEOUT_S
 from .model import MAX_JOB_ID, Job
@@ -44,7 +45,7 @@ __all__ = [
     "SchemaTooNew",
 ]
 
-DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024  # config jobs.maxResultBytes unless it says otherwise
+DEFAULT_MAX_RESULT_BYTES: int = declared_default("jobs.maxResultBytes")  # unless the config says otherwise
 _MIN_ID = -(2**63)  # both databases keep ids and runs as signed 64-bit integers
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")

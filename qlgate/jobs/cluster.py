@@ -1,21 +1,24 @@
-"""A job cluster's settings as one place reads them for every process that
-joins it — ``qlgate worker``, ``qlgate limiter``, ``qlgate jobs`` and a gateway
-on ``--zookeeper``: the timings from config ``jobs``, where finished jobs are
-kept, and that database opened.
+"""Config ``jobs`` as one place reads it for every process that keeps or runs
+jobs — a gateway (embedded or on ``--zookeeper``), ``qlgate worker``, ``qlgate
+limiter``, ``qlgate jobs``: the typed settings (``JobsSettings``, read through
+the declared keys), the cluster's timings, where finished jobs are kept, and that
+database opened.
 
-Its model imports wait for a call: the command modules import this one while
-the command line is parsed, before anyone knows a job command will run.
+Its other imports (the job model, the typed settings, ``settings.py``) wait for a
+call: the command modules import this one while the command line is parsed, before
+anyone knows a job command will run.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import QlError
 
-DEFAULT_DATABASE = ".qlgate/jobs.sqlite"
+if TYPE_CHECKING:
+    from .settings import JobsSettings
 
 
 class JobsCommandError(QlError):
@@ -34,27 +37,17 @@ def cluster_settings(config: Any, args: argparse.Namespace | None = None) -> dic
     leader may go on answering — the ensemble's syncLimit × tickTime; the limiter waits
     that long more), ``stopTimeout`` (10: SIGTERM to exit), ``retryMaxDelay`` (1: the
     longest back-off between ZooKeeper reconnects)."""
-    from .model import MAX_STORED_RESULT_BYTES, JobError, check_run_seconds
-    from .zk.limiter import SERVER_LAG_S
-    from .zk.session import RETRY_MAX_DELAY_S
-    from .zk.worker import CALL_TIMEOUT_S
+    from .model import JobError, check_run_seconds
+    from .settings import settings_view
 
-    jobs = (config.data.get("jobs") or {}) if config is not None else {}
+    view = settings_view(config)
     out: dict[str, float] = {}
     try:
-        out["maxRunSeconds"] = check_run_seconds(jobs.get("maxRunSeconds", 3600))
-        for name, default in (
-            ("callTimeout", CALL_TIMEOUT_S),
-            ("stopTimeout", 10.0),
-            ("retryMaxDelay", RETRY_MAX_DELAY_S),
-            ("serverLag", SERVER_LAG_S),
-        ):
+        out["maxRunSeconds"] = check_run_seconds(view.number("jobs.maxRunSeconds"))
+        for name in ("callTimeout", "stopTimeout", "retryMaxDelay", "serverLag"):
             flag = getattr(args, {"stopTimeout": "stop_timeout"}.get(name, "-"), None) if args else None
-            out[name] = _seconds(f"jobs.{name}", flag if flag is not None else jobs.get(name, default))
-        limit = jobs.get("maxResultBytes", MAX_STORED_RESULT_BYTES)
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= 1 << 30:
-            raise JobError(f"jobs.maxResultBytes must be a whole number of bytes from 1 to 1 GiB, not {limit!r}")
-        out["maxResultBytes"] = limit
+            out[name] = _seconds(f"jobs.{name}", flag if flag is not None else view.number(f"jobs.{name}"))
+        out["maxResultBytes"] = view.integer("jobs.maxResultBytes")
     except JobError as error:
         raise JobsCommandError(str(error)) from None
     return out
@@ -64,11 +57,11 @@ def cluster_database(config: Any, args: argparse.Namespace | None = None) -> str
     """Where the cluster keeps finished jobs and results: ``--database``, config
     ``jobs.database`` (``jobs.archive`` before), ``$QLGATE_JOBS_DATABASE``, or the
     embedded default — the file the embedded backend uses too."""
-    jobs = (config.data.get("jobs") or {}) if config is not None else {}
+    from .settings import DEFAULT_DATABASE, JobsSettings
+
     return (
         getattr(args, "database", None)
-        or jobs.get("database")
-        or jobs.get("archive")
+        or JobsSettings.of(config).database
         or os.environ.get("QLGATE_JOBS_DATABASE")
         or DEFAULT_DATABASE
     )
@@ -94,11 +87,13 @@ def _seconds(name: str, value: Any) -> float:
     return float(value)
 
 
-def embedded_database(settings: dict[str, Any]) -> str | None:
+def embedded_database(settings: JobsSettings) -> str | None:
     """The embedded backend's SQLite file (config ``jobs.database``, else
     ``$QLGATE_JOBS_DATABASE``, else ``.qlgate/jobs.sqlite``); None when the setting
     names another database (a cluster's PostgreSQL)."""
-    database = str(settings.get("database") or os.environ.get("QLGATE_JOBS_DATABASE") or DEFAULT_DATABASE)
+    from .settings import DEFAULT_DATABASE
+
+    database = settings.database or os.environ.get("QLGATE_JOBS_DATABASE") or DEFAULT_DATABASE
     if "://" in database and not database.startswith("sqlite:///"):
         return None
     return database.removeprefix("sqlite://")

@@ -2,6 +2,15 @@
 cluster's on ``--zookeeper`` (workers run the jobs), else the embedded one in a
 SQLite file. Kept on the jobs side so that the gateway's assembly only takes a
 backend, and an application embedding the gateway opens one as ``serve`` does.
+
+Opening comes in two steps because the engine takes its limits in its constructor
+and the limits count in the job backend's store (the host's SQLite file, or
+ZooKeeper): ``open_jobs`` opens the backend and its limits before the workspace,
+``OpenJobs.serve`` gives the backend the workspace its jobs run in.
+
+    jobs = open_jobs(args, config)
+    workspace = await Workspace.open(config=config, limits=jobs.limits)
+    jobs.serve(workspace, runs_jobs=True)
 """
 
 from __future__ import annotations
@@ -9,6 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,34 +27,69 @@ from ..limits.open import close_limits, cluster_limits, host_limits
 from ..workspace import Workspace
 from .backend import JobBackend
 from .cluster import embedded_database
+from .settings import JobsSettings
 
 if TYPE_CHECKING:
     from ..config import Config
     from ..engine.engine import Engine
+    from .local import LocalJobs
 
-# called with anything (aiohttp passes its app to on_cleanup hooks) when the gateway stops
+# called with anything (the gateway passes itself to its on_close hooks) when the gateway stops
 Stop = Callable[[Any], Awaitable[None]]
 
 
-def open_job_backend(args: Any, workspace: Workspace | Engine, *, runs_jobs: bool) -> tuple[JobBackend, Stop]:
+@dataclass
+class OpenJobs:
+    """A job backend opened, with the limits its store keeps (None: opened without,
+    for an engine that has its own), not yet serving: ``serve`` gives it the workspace
+    its jobs run in; ``stop`` closes everything, served or not."""
+
+    backend: JobBackend
+    limits: CallLimits | None
+    stop: Stop
+    local: LocalJobs | None = field(default=None, repr=False)  # the embedded backend runs jobs itself
+
+    def serve(self, workspace: Workspace, *, runs_jobs: bool) -> None:
+        """The embedded backend runs its jobs in ``workspace`` (when ``runs_jobs``: of
+        several gateway processes only the first runs them, the others take
+        submissions); the cluster's run on its workers."""
+        if self.local is None:
+            return
+        from .runner import EngineRunner
+
+        self.local.runner = EngineRunner(workspace)
+        if runs_jobs:
+            self.local.start(asyncio.get_running_loop())
+
+
+def open_jobs(args: Any, config: Config, *, limits: bool = True) -> OpenJobs:
     """``--zookeeper``: the cluster's backend (workers run the jobs). Otherwise the
-    embedded one, in SQLite (config ``jobs.database``); of several gateway
-    processes only the first runs jobs, the others take submissions. No run takes
-    longer than ``jobs.maxRunSeconds``, nor may a job ask for longer. Returns the
-    backend and the coroutine function that stops it."""
+    embedded one, in SQLite (config ``jobs.database``). No run takes longer than
+    ``jobs.maxRunSeconds``, nor may a job ask for longer. ``limits``: open the limits
+    the store keeps, for the engine about to be opened (``Engine(limits=…)``)."""
     from .model import check_run_seconds
 
-    workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
-    settings = workspace.config.data.get("jobs") or {}
-    max_run_seconds = check_run_seconds(settings.get("maxRunSeconds", 3600))
+    settings = JobsSettings.of(config)
+    max_run_seconds = check_run_seconds(settings.max_run_seconds)
     if getattr(args, "zookeeper", None):
-        return _cluster_backend(args.zookeeper, workspace, settings, max_run_seconds)
-    return _embedded_backend(workspace, settings, max_run_seconds, runs_jobs=runs_jobs)
+        return _cluster_jobs(args.zookeeper, config, settings, max_run_seconds, limits)
+    return _embedded_jobs(config, settings, max_run_seconds, limits)
 
 
-def _cluster_backend(
-    zookeeper: str, workspace: Workspace, settings: dict[str, Any], max_run_seconds: float
-) -> tuple[JobBackend, Stop]:
+def open_job_backend(args: Any, workspace: Workspace | Engine, *, runs_jobs: bool) -> tuple[JobBackend, Stop]:
+    """The job backend of a workspace already open (tests, an application embedding the
+    gateway), serving: its engine keeps the limits it was opened with (none: its calls
+    count against none), so none are opened here. Returns the backend and the coroutine
+    function that stops it."""
+    workspace = workspace if isinstance(workspace, Workspace) else Workspace.of(workspace)
+    jobs = open_jobs(args, workspace.config, limits=False)
+    jobs.serve(workspace, runs_jobs=runs_jobs)
+    return jobs.backend, jobs.stop
+
+
+def _cluster_jobs(
+    zookeeper: str, config: Config, settings: JobsSettings, max_run_seconds: float, with_limits: bool
+) -> OpenJobs:
     from ..extras import require
 
     require("kazoo", "cluster", "the ZooKeeper job backend (--zookeeper)")
@@ -52,17 +97,13 @@ def _cluster_backend(
     from .zk.client import ZkJobs
     from .zk.session import zk_client
 
-    timing = cluster_settings(workspace.config)
-    archive = open_archive(cluster_database(workspace.config), timing)
-    client = zk_client(
-        zookeeper, timeout=float(settings.get("sessionTimeout", 10)), retry_max_delay=timing["retryMaxDelay"]
-    )
+    timing = cluster_settings(config)
+    archive = open_archive(cluster_database(config), timing)
+    client = zk_client(zookeeper, timeout=settings.session_timeout, retry_max_delay=timing["retryMaxDelay"])
     client.start(30)
-    jobs = ZkJobs(
-        client, max_queue=int(settings.get("maxQueue", 100_000)), archive=archive, max_run_seconds=max_run_seconds
-    )
+    jobs = ZkJobs(client, max_queue=settings.max_queue, archive=archive, max_run_seconds=max_run_seconds)
     # every call of this gateway counts cluster-wide
-    limits = workspace.engine.adopt_limits(cluster_limits(workspace.config.data, client))
+    limits = cluster_limits(config.data, client) if with_limits else None
 
     async def stop(_: Any = None) -> None:
         await asyncio.to_thread(close_limits, limits)
@@ -71,22 +112,19 @@ def _cluster_backend(
         client.close()
         archive.close()
 
-    return jobs, stop
+    return OpenJobs(jobs, limits, stop)
 
 
-def _embedded_backend(
-    workspace: Workspace, settings: dict[str, Any], max_run_seconds: float, *, runs_jobs: bool
-) -> tuple[JobBackend, Stop]:
+def _embedded_jobs(config: Config, settings: JobsSettings, max_run_seconds: float, with_limits: bool) -> OpenJobs:
     from .local import LocalJobs
     from .model import JobError
-    from .runner import EngineRunner
 
     database = embedded_database(settings)
     if database is None:
         try:
             from .archive_pg import mask_url
 
-            shown = mask_url(str(settings.get("database")))
+            shown = mask_url(str(settings.database))
         except ImportError:  # no psycopg (the cluster extra): the URL is not shown, its password neither
             shown = "a PostgreSQL URL"
         raise JobError(
@@ -95,22 +133,22 @@ def _embedded_backend(
         )
     local = LocalJobs(
         database,
-        slots=int(settings.get("slots", 4)),
-        max_queue=int(settings.get("maxQueue", 100_000)),
+        slots=settings.slots,
+        max_queue=settings.max_queue,
         max_run_seconds=max_run_seconds,
     )
-    # every call of this gateway counts, per host
-    limits = workspace.engine.adopt_limits(host_limits(workspace.config.data, database))
-    local.runner = EngineRunner(workspace)
-    if runs_jobs:
-        local.start(asyncio.get_running_loop())
+    try:  # every call of this gateway counts, per host
+        limits = host_limits(config.data, database) if with_limits else None
+    except BaseException:
+        local.close()
+        raise
 
     async def stop(_: Any = None) -> None:
         await local.stop()
         await asyncio.to_thread(close_limits, limits)
         local.close()
 
-    return local, stop
+    return OpenJobs(local, limits, stop, local)
 
 
 @contextmanager
@@ -118,8 +156,7 @@ def host_limits_if_set(config: Config) -> Iterator[CallLimits | None]:
     """``qlgate run`` and the shell: the host's limits, for the engine they open, when
     the embedded job backend has a file (where ``qlgate jobs limits/rates`` keep them);
     none to count against otherwise. Closed when the block ends."""
-    settings = config.data.get("jobs") or {}
-    database = embedded_database(settings if isinstance(settings, dict) else {})
+    database = embedded_database(JobsSettings.of(config))
     if database is None or not Path(database).is_file():
         yield None
         return

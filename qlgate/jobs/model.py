@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from ..config_keys import declared_default
 from ..errors import QlError
 from ..limits.api_types import check_type
 from ..limits.errors import JobError
@@ -26,14 +27,14 @@ MAX_PRIORITY = 999  # priorities run from -999 to 999; higher runs first
 # result and the error of each attempt are kept well below that
 MAX_JOB_BYTES = 100_000
 MAX_RESULT_BYTES = 250_000  # a result kept in its job's record (no database beside ZooKeeper)
-MAX_STORED_RESULT_BYTES = 64 * 1024 * 1024  # config jobs.maxResultBytes: one written to the database
+MAX_STORED_RESULT_BYTES: int = declared_default("jobs.maxResultBytes")  # one written to the database
 MAX_ERROR_CHARS = 4_000
 # what a submission may ask for: bounded, so that no job (nor a typo) can hold a slot, a queue
 # entry or a retry loop for ever
 MAX_ATTEMPTS = 20
 MAX_TYPES = 16
 MAX_DELAY_S = 366 * 86400  # not_before at most this far ahead
-MAX_RUN_SECONDS = 3600.0  # a run's deadline unless config jobs.maxRunSeconds says otherwise
+MAX_RUN_SECONDS = float(declared_default("jobs.maxRunSeconds"))  # a run's deadline unless the config says
 MAX_LIMIT = 1_000_000  # a type's limit of runs at once
 MAX_JOB_ID = 2**63 - 1  # ids are SQLite integers
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from ..config_values import ConfigView
 from ..errors import ConfigError
 from ..trust import fixed_origin
 from .errors import JobError
@@ -38,16 +39,10 @@ class ApiTypes:
         self._origins: tuple[object, dict[str, tuple[str, ...]]] | None = None
 
     @classmethod
-    def from_config(cls, data: Mapping) -> ApiTypes:
-        limits = data.get("limits")
-        limits = {} if limits is None else limits
-        if not isinstance(limits, Mapping):
-            raise ConfigError(f"config limits must be an object, not {type(limits).__name__}")
-        types = limits.get("types")
-        types = {} if types is None else types
-        if not isinstance(types, Mapping):
-            raise ConfigError(f"config limits.types must be an object, not {type(types).__name__}")
-        return cls(types)
+    def from_config(cls, data: Mapping | ConfigView) -> ApiTypes:
+        """Config ``limits.types``, read through its declaration (``config_keys``)."""
+        view = data if isinstance(data, ConfigView) else ConfigView(data)
+        return cls(view.entries("limits.types"))
 
     def _of(self, table: str) -> str:
         """The API type of the table named ``table``."""

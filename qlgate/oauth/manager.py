@@ -162,7 +162,7 @@ class TokenManager:
 
     def _shared(self) -> TokenStore | None:
         if not self._store_opened:
-            self._store = TokenStore.open(self.config.data)
+            self._store = TokenStore.open(self.config.view)
             self._store_opened = True
         return self._store
 

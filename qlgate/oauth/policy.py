@@ -15,8 +15,7 @@ caller's statements name.
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..config_values import ConfigView
 from ..errors import ConfigError, QlError
 from .entries import CLIENT_CREDENTIALS
 
@@ -30,18 +29,17 @@ class CredentialNotAllowed(QlError):
     status = 403
 
 
-def adhoc_credentials(config: dict[str, Any], adhoc: dict[str, Any]) -> tuple[str, ...]:
+def adhoc_credentials(config: ConfigView) -> tuple[str, ...]:
     """``gateway.adhoc.credentials``, or by default the names of the config ``auth``
     entries of type ``oauth2-client-credentials``."""
-    listed = adhoc.get("credentials")
+    listed = config.strings(SETTING)
     if listed is not None:
-        if not isinstance(listed, list) or not all(isinstance(n, str) and n for n in listed):
-            raise ConfigError(
-                f"{SETTING} must be a list of config auth entry names, "
-                "or null for the oauth2-client-credentials entries"
-            )
+        if not all(listed):
+            raise ConfigError(f"config {SETTING} must list config auth entry names, not an empty one", path=SETTING)
         return tuple(sorted(set(listed)))
-    entries = config.get("auth")
+    # ``auth`` is checked where an entry is used (``entries.py``): one that is not an
+    # object names no credential here, and stops no gateway
+    entries = config.data.get("auth")
     if not isinstance(entries, dict):
         return ()
     return tuple(

@@ -32,6 +32,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+from ..config_values import ConfigView
 from .tokens import Token
 
 log = logging.getLogger("qlgate.oauth")
@@ -48,10 +49,9 @@ def default_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"qlgate-{os.getuid()}" / "oauth"
 
 
-def configured_dir(config: dict[str, Any]) -> Path | None:
+def configured_dir(config: dict[str, Any] | ConfigView) -> Path | None:
     """Config ``oauth.cacheDir``: a directory, ``false`` for none, default ``default_dir()``."""
-    section = config.get("oauth") or {}
-    setting = section.get("cacheDir") if isinstance(section, dict) else None
+    setting = (config if isinstance(config, ConfigView) else ConfigView(config)).value("oauth.cacheDir")
     if setting is False or setting == "":
         return None
     if isinstance(setting, str):
@@ -83,7 +83,7 @@ class TokenStore:
         self.directory = directory
 
     @classmethod
-    def open(cls, config: dict[str, Any]) -> TokenStore | None:
+    def open(cls, config: dict[str, Any] | ConfigView) -> TokenStore | None:
         """The store the config names, or None (no sharing) when it says so or the
         directory is not safe to keep tokens in."""
         directory = configured_dir(config)

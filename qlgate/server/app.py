@@ -57,12 +57,13 @@ def build_app(
     if isinstance(workspace, Engine):
         workspace = Workspace.of(workspace)
     engine = workspace.engine
-    policy = GatewayPolicy.from_config(engine.config.data, disable_q=not enable_q)
+    view = engine.config.view
+    policy = GatewayPolicy.from_config(view, disable_q=not enable_q)
     router = Router()
     gateway = Gateway(
         workspace=workspace,
         policy=policy,
-        gatekeeper=Gatekeeper.from_config(engine.config.data, insecure=insecure),
+        gatekeeper=Gatekeeper.from_config(view, insecure=insecure),
         router=router,
         compiler=Compiler(),  # callers' scripts compile here, one at a time, off the event loop
     )
@@ -88,7 +89,7 @@ def build_app(
         gateway.jobs = jobs
         gateway.long_polls = LongPolls()
         add_jobs_api(router)
-    if enable_console and engine.config.data.get("enableConsole", True) is not False:
+    if enable_console and view.boolean("enableConsole"):
         add_console(router, adhoc_enabled=policy.q_endpoint, auth=not gateway.gatekeeper.open)
         gateway.console = True
     router.add(ANY, CATCH_ALL, handle_route)

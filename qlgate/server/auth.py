@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..config_values import ConfigView
 from ..errors import ConfigError, QlError
 
 if TYPE_CHECKING:
@@ -133,8 +134,8 @@ class Gatekeeper:
         return not self.keys
 
     @classmethod
-    def from_config(cls, config: dict[str, Any], *, insecure: bool = False) -> Gatekeeper:
-        section = (config.get("gateway") or {}).get("auth")
+    def from_config(cls, config: dict[str, Any] | ConfigView, *, insecure: bool = False) -> Gatekeeper:
+        section = (config if isinstance(config, ConfigView) else ConfigView(config)).value("gateway.auth")
         if section is None:
             return cls((), insecure)
         entries = section.get("keys") if isinstance(section, dict) else None

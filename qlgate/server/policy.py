@@ -27,18 +27,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..config_keys import declared_default
+from ..config_values import ConfigView
+
 
 @dataclass(frozen=True)
 class GatewayPolicy:
-    max_body_bytes: int = 1024 * 1024
-    max_script_length: int = 65536
-    request_timeout_ms: int = 60_000
-    max_connections: int = 1000
-    max_head_bytes: int = 64 * 1024 * 1024
-    max_request_bytes: int = 64 * 1024 * 1024
+    max_body_bytes: int = declared_default("gateway.maxBodyBytes")
+    max_script_length: int = declared_default("gateway.maxScriptLength")
+    request_timeout_ms: int = declared_default("gateway.requestTimeoutMs")
+    max_connections: int = declared_default("gateway.maxConnections")
+    max_head_bytes: int = declared_default("gateway.maxHeadBytes")
+    max_request_bytes: int = declared_default("gateway.maxRequestBytes")
     adhoc_enabled: bool = True  # callers' scripts (/q, POST /jobs)
     q_endpoint: bool = True  # serve /q (``serve --disable-q`` turns off the endpoint only)
-    jsonp: bool = False
+    jsonp: bool = declared_default("gateway.jsonp")
 
     @property
     def max_request_line(self) -> int:
@@ -47,27 +50,18 @@ class GatewayPolicy:
         return max(8190, 9 * self.max_script_length + 4096)
 
     @classmethod
-    def from_config(cls, config: dict[str, Any], *, disable_q: bool = False) -> GatewayPolicy:
-        section = config.get("gateway") or {}
-        adhoc = section.get("adhoc") or {}
-
-        def number(key: str, default: int) -> int:
-            value = section.get(key)
-            return (
-                int(value)
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 2**53
-                else default
-            )
-
-        enabled = adhoc.get("enabled", config.get("enableQ", True)) is not False
+    def from_config(cls, config: dict[str, Any] | ConfigView, *, disable_q: bool = False) -> GatewayPolicy:
+        view = config if isinstance(config, ConfigView) else ConfigView(config)
+        # ``enableQ``, the older switch, counts only when gateway.adhoc.enabled is not written
+        enabled = view.boolean("gateway.adhoc.enabled" if view.has("gateway.adhoc.enabled") else "enableQ")
         return cls(
-            max_body_bytes=number("maxBodyBytes", cls.max_body_bytes),
-            max_script_length=number("maxScriptLength", cls.max_script_length),
-            request_timeout_ms=number("requestTimeoutMs", cls.request_timeout_ms),
-            max_connections=number("maxConnections", cls.max_connections),
-            max_head_bytes=number("maxHeadBytes", cls.max_head_bytes),
-            max_request_bytes=number("maxRequestBytes", cls.max_request_bytes),
+            max_body_bytes=view.integer("gateway.maxBodyBytes"),
+            max_script_length=view.integer("gateway.maxScriptLength"),
+            request_timeout_ms=view.integer("gateway.requestTimeoutMs"),
+            max_connections=view.integer("gateway.maxConnections"),
+            max_head_bytes=view.integer("gateway.maxHeadBytes"),
+            max_request_bytes=view.integer("gateway.maxRequestBytes"),
             adhoc_enabled=enabled,
             q_endpoint=enabled and not disable_q,
-            jsonp=section.get("jsonp") is True,
+            jsonp=view.boolean("gateway.jsonp"),
         )

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     if "ebay" in config.data:  # which eBay, and why, for the banner; half of eBay's keys stops here
         args.ebay_choice = choose(config)
-    gatekeeper = Gatekeeper.from_config(config.data)  # a bad key list stops us here, not per request
+    gatekeeper = Gatekeeper.from_config(config.view)  # a bad key list stops us here, not per request
     if gatekeeper.open and not loopback_host(args.host) and not getattr(args, "insecure", False):
         raise UsageError(
             f"refusing to serve on {args.host} without API keys: configure gateway.auth "

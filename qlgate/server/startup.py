@@ -20,8 +20,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from ..jobs.factory import open_job_backend
-from ..workspace import Workspace
+from ..jobs.factory import open_jobs
+from ..workspace import Workspace, load_config
 from .app import build_app
 from .banner import gather
 from .banner import lines as banner_lines
@@ -140,18 +140,30 @@ async def open_gateway(
     """The gateway one process serves, with what it needs open and its clean-up
     hooked; ``banner``, when given, receives the lines to print once it listens;
     ``sink``: where its access log goes (none: ``--no-access-log``, or the logger)."""
-    workspace = await Workspace.open(tables=args.tables, routes=args.routes, config=config, emulator=emulator)
-    for problem in workspace.problems:
-        log.warning("%s", problem)
-    jobs, stop_jobs = open_job_backend(args, workspace, runs_jobs=index == 0)
-    gateway = build_app(
-        workspace,
-        enable_q=not args.disable_q,
-        enable_console=not args.disable_console,
-        jobs=jobs,
-        insecure=getattr(args, "insecure", False),
-    )
-    gateway.on_close(lambda: stop_jobs(gateway))
+    loaded = load_config(config)
+    # the job backend first: the engine takes the limits its store keeps when it is opened
+    jobs = open_jobs(args, loaded)
+    workspace: Workspace | None = None
+    try:
+        workspace = await Workspace.open(
+            tables=args.tables, routes=args.routes, config=loaded, emulator=emulator, limits=jobs.limits
+        )
+        for problem in workspace.problems:
+            log.warning("%s", problem)
+        jobs.serve(workspace, runs_jobs=index == 0)
+        gateway = build_app(
+            workspace,
+            enable_q=not args.disable_q,
+            enable_console=not args.disable_console,
+            jobs=jobs.backend,
+            insecure=getattr(args, "insecure", False),
+        )
+    except BaseException:
+        await jobs.stop(None)
+        if workspace is not None:
+            await workspace.close()
+        raise
+    gateway.on_close(lambda: jobs.stop(gateway))
     if getattr(args, "access_log", True):
         gateway.access_log = sink
     else:  # nor through the logger the access log falls back to

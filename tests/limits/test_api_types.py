@@ -28,10 +28,10 @@ def test_the_longest_configured_prefix_wins():
 @pytest.mark.parametrize(
     "config, message",
     [
-        ({"limits": []}, "limits must be an object"),
-        ({"limits": {"types": "ebay"}}, "limits.types must be an object"),
+        ({"limits": []}, "config limits: must be object, not array"),
+        ({"limits": {"types": "ebay"}}, "config limits.types: must be object, not string"),
         ({"limits": {"types": {"ebay.buy": "a/b"}}}, "limits.types.ebay.buy"),
-        ({"limits": {"types": {"ebay.buy": 3}}}, "maps table-name prefixes"),
+        ({"limits": {"types": {"ebay.buy": 3}}}, r'config limits.types\["ebay.buy"\]: must be string, not integer'),
     ],
 )
 def test_a_bad_mapping_is_a_config_error_naming_it(config, message):

@@ -40,6 +40,7 @@ from functools import partial
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import ConnectionClosedError, ConnectionLoss, SessionExpiredError
 
+from ...config_keys import declared_default
 from ..archive import Archive
 from ..model import QUEUED, RUNNING, Attempt, Job, parse_queue_key
 from .archiver import Archiver
@@ -49,7 +50,7 @@ from .reclaim import Reclaim
 from .worker import CALL_TIMEOUT_S
 
 log = logging.getLogger("qlgate.jobs.limiter")
-SERVER_LAG_S = 10.0  # ZooKeeper's defaults: syncLimit 5 × tickTime 2 s
+SERVER_LAG_S = float(declared_default("jobs.serverLag"))  # ZooKeeper's defaults: syncLimit 5 × tickTime 2 s
 RECHECK_S = 0.5  # the longest a due not-before job or a lost worker waits unnoticed
 AUDIT_S = 5.0  # how often every slot is checked against live workers
 

@@ -21,6 +21,8 @@ from kazoo.handlers.threading import SequentialThreadingHandler
 from kazoo.handlers.utils import fileobj_to_fd
 from kazoo.retry import KazooRetry
 
+from ...config_keys import declared_default
+
 _READABLE = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
 _WRITABLE = select.POLLOUT | select.POLLHUP | select.POLLERR
 
@@ -52,7 +54,7 @@ class PollingHandler(SequentialThreadingHandler):
 
 
 RETRY_JITTER = 0.3  # each back-off delay is drawn from ±30 % of its nominal value
-RETRY_MAX_DELAY_S = 1.0  # config jobs.zookeeper.retryMaxDelay
+RETRY_MAX_DELAY_S = float(declared_default("jobs.retryMaxDelay"))  # config jobs.zookeeper.retryMaxDelay
 
 
 def bounded_retry(handler, *, max_delay: float, timeout: float, max_tries: int = -1) -> KazooRetry:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from kazoo.client import KazooClient, KazooState
 from kazoo.exceptions import ConnectionLoss, NodeExistsError, NoNodeError, SessionExpiredError
 
+from ...config_keys import declared_default
 from ..model import MAX_RUN_SECONDS, MAX_STORED_RESULT_BYTES, Job, JobRunner, attempt_error
 from ..runner import run_with_deadline
 from .feed import Feed
@@ -44,7 +45,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("qlgate.jobs.worker")
 CHECK_REGISTRATION_S = 5.0
 HANDLED_KEPT = 10_000  # names of runs started lately, to tell news of them from news of new ones
-CALL_TIMEOUT_S = 10.0  # jobs.callTimeout: the longest one upstream call of a run may take
+CALL_TIMEOUT_S = float(
+    declared_default("jobs.callTimeout")
+)  # jobs.callTimeout: the longest one upstream call of a run may take
 
 # runs a job's script: (job) -> awaitable result; raising means the attempt failed
 
