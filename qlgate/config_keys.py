@@ -74,7 +74,7 @@ KEYS: tuple[Key, ...] = (
     # ---------------------------------------------------------------- gateway (qlgate/server/policy.py, auth.py, trust.py)
     _k("gateway", "object", {}, "What the HTTP gateway accepts."),
     _k("gateway.maxBodyBytes", "integer", 1_048_576, "Largest request body accepted, in bytes.", 262144, minimum=1),
-    _k("gateway.maxScriptLength", "integer", 65536, "Longest ad-hoc script accepted, in characters.", 16384, minimum=1),
+    _k("gateway.maxScriptLength", "integer", 65536, "Longest ad-hoc script the gateway accepts, in characters; when set, `qlgate run` takes it as its limit too (else 1 MiB).", 16384, minimum=1),
     _k("gateway.requestTimeoutMs", "integer", 60_000, "Total time one request may take, in ms.", 30000, minimum=1),
     _k("gateway.maxConnections", "integer", 1000, "Client connections one gateway process holds at once; more get a 503.", 5000, minimum=1),
     _k("gateway.maxHeadBytes", "integer", 67_108_864, "Bytes of request heads one process reads at once, over all connections; more get a 503.", 16777216, minimum=65536),

@@ -204,9 +204,9 @@ def _check_length(script: str, origin: str, config: Any) -> None:
     ``RUN_MAX_SCRIPT_LENGTH``; the error says how to run a longer script anyway."""
     from ..errors import ScriptTooLong
 
-    gateway = config.data.get("gateway")
-    given = gateway.get("maxScriptLength") if isinstance(gateway, dict) else None
-    limit = given if isinstance(given, int) else RUN_MAX_SCRIPT_LENGTH
+    view = config.view
+    given = view.optional_integer("gateway.maxScriptLength") if view.has("gateway.maxScriptLength") else None
+    limit = given if given is not None else RUN_MAX_SCRIPT_LENGTH
     if len(script) > limit:
         raise ScriptTooLong(
             f"{origin} is {len(script):,} characters; qlgate run takes scripts up to {limit:,} "
