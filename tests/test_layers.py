@@ -41,6 +41,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("lang", ("qlgate.lang",)),  # the language: grammar, parser, AST, templates
+    # deployer JavaScript in a sandbox (ql.io's EJS templates and .js patches): used by tables,
+    # it imports nothing but the base
+    ("js", ("qlgate.js",)),
     ("http", ("qlgate.http",)),  # sending: the client, codecs, the outbound proxy
     ("config", ("qlgate.config",)),  # the deployer's config; its ``proxy`` is read with http's parser
     ("tables", ("qlgate.tables",)),  # table definitions, the requests they build, their answers

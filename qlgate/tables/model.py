@@ -15,6 +15,7 @@ from ..lang.templates import Template, Token, parse_reference, parse_template, r
 from ..values import MISSING, is_scalar, to_text
 from .bodies import BodyTemplate
 from .files import CodeDirs
+from .js_patches import JsPatch, py_twin_exists
 from .patches import Patch, load_module
 from .shapes import ArrayPaths
 
@@ -90,7 +91,7 @@ class Mapping:
     headers: tuple[tuple[Template, Template], ...]
     defaults: dict[str, Any]
     aliases: dict[str, str]
-    patch: Patch | None
+    patch: Patch | JsPatch | None
     body: BodyTemplate | None
     auth: Patch | None
     resultset: str
@@ -144,6 +145,14 @@ class Table:
     by_caller: bool = False  # defined in a caller's script: the headers it may set are limited
 
 
+def load_patch(file: str, dirs: CodeDirs) -> Patch | JsPatch:
+    """``using patch 'x.js'``: ql.io's JavaScript module in the sandbox, unless a Python
+    port ``x.py`` stands beside it (the deployer's choice for qlgate, which runs)."""
+    if file.endswith(".js") and not py_twin_exists(file, dirs):
+        return JsPatch.load(file, dirs)
+    return Patch(load_module(file, dirs), file)
+
+
 def compile_table(
     create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file: str | None = None, view_only: bool = False
 ) -> Table:
@@ -152,7 +161,7 @@ def compile_table(
     mappings: dict[str, Mapping] = {}
     for m in create.mappings:
         try:
-            patch = Patch(load_module(m.patch, dirs), m.patch) if m.patch else None
+            patch = load_patch(m.patch, dirs) if m.patch else None
             auth = Patch(load_module(m.auth, dirs, what="auth"), m.auth) if m.auth else None
             body = BodyTemplate.load(m.body.template, m.body.media_type, m.body.foreach, dirs) if m.body else None
             arrays = ArrayPaths.compile(m.arrays) if m.arrays else None
