@@ -14,6 +14,7 @@ from ..lang import ast
 from ..lang.templates import Template, Token, parse_reference, parse_template, resolve_reference
 from ..values import MISSING, is_scalar, to_text
 from .bodies import BodyTemplate
+from .config_refs import qlio_layout
 from .files import CodeDirs
 from .js_patches import JsPatch, py_twin_exists
 from .patches import Patch, load_module
@@ -37,6 +38,7 @@ def partial_interpolate(template: Template, config: Any) -> Template:
     if not template.tokens:
         return template
     lookup = _config_lookup(config)
+    empty_when_missing = qlio_layout(config)  # ql.io filled a key its config lacks with ""
     parts: list[Any] = []
     changed = False
     for part in template.parts:
@@ -45,6 +47,8 @@ def partial_interpolate(template: Template, config: Any) -> Template:
             ref = parse_reference(text) if text else None
             if ref and ref[0] == "config":
                 value = resolve_reference(ref[0], ref[1], lookup)
+                if value is MISSING and empty_when_missing:
+                    value = ""
                 if is_scalar(value):
                     parts.append(to_text(value))
                     changed = True
@@ -78,6 +82,8 @@ def operand_default(operand: ast.Operand, config: Any) -> Any:
             value = resolve_reference(ref[0], ref[1], _config_lookup(config))
             if value is not MISSING:
                 return value
+            if qlio_layout(config):
+                return ""
         return template
     return partial_interpolate(template, config)
 
@@ -169,6 +175,10 @@ def compile_table(
             e.line = e.line or (m.pos.line if m.pos else create.pos.line)
             raise
         uri = partial_interpolate(parse_template(m.uri), config)
+        if qlio_layout(config) and uri.raw != m.uri and "{" in uri.raw:
+            # ql.io filled the config in first and read the result as the URI template, so a
+            # config value may hold tokens of its own (its eBay tree's getHistograms.url)
+            uri = parse_template(uri.raw)
         headers = tuple(
             (
                 partial_interpolate(parse_template(p.name), config),
