@@ -83,8 +83,24 @@ def test_the_clock_is_the_time_the_call_began():
 
 
 def test_globalThis_tricks_find_only_the_sandbox():
-    names = render("<%- Object.getOwnPropertyNames(globalThis).filter(function (n) { return /^[a-z]/.test(n); }).sort().join(',') %>")
-    assert set(names.split(",")) <= {"decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "globalThis", "isFinite", "isNaN", "parseFloat", "parseInt", "undefined", "unescape"}
+    names = render(
+        "<%- Object.getOwnPropertyNames(globalThis).filter(function (n) { return /^[a-z]/.test(n); }).sort().join(',') %>"
+    )
+    assert set(names.split(",")) <= {
+        "decodeURI",
+        "decodeURIComponent",
+        "encodeURI",
+        "encodeURIComponent",
+        "escape",
+        "eval",
+        "globalThis",
+        "isFinite",
+        "isNaN",
+        "parseFloat",
+        "parseInt",
+        "undefined",
+        "unescape",
+    }
     assert render("<%= (0, eval)('this') === globalThis %>") == "true"
 
 

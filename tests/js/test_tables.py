@@ -33,8 +33,7 @@ TABLES = {
     "items.js": PATCH,
     "lib/common.js": "exports.shout = function (s) { return String(s).toUpperCase(); };",
     "add.ql": (
-        "create table add on insert post to '{config.base}/add' "
-        "using bodyTemplate 'add.ejs' type 'application/xml'"
+        "create table add on insert post to '{config.base}/add' using bodyTemplate 'add.ejs' type 'application/xml'"
     ),
     "add.ejs": (
         "<% function tag(k, v) { if (v) { %><<%= k %>><%= v %></<%= k %>><% } } -%>\n"
