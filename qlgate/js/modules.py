@@ -37,7 +37,18 @@ _INVOKE = r"""
     return JSON.stringify(Object.keys(exports).filter(function (k) { return typeof exports[k] === "function"; }));
   }
   var a = JSON.parse(data), o = a.options, logs = [];
-  o.log = function (level) { logs.push([String(level), [].slice.call(arguments, 1).map(String).join(" ")]); };
+  function log(level) { logs.push([String(level), [].slice.call(arguments, 1).map(String).join(" ")]); }
+  if (hook.indexOf("udf:") === 0) {
+    // a UDF as ql.io called one: `this` holds row, rows, index and next(err, value) over the
+    // script's variables; the value handed to next, else the one returned, is the answer
+    var self = Object.create(a.vars || {}), given = false, got;
+    self.row = a.row; self.rows = a.rows; self.index = a.index; self.log = log;
+    self.next = function (err, value) { if (err) throw err; given = true; got = value; };
+    var returned = exports[hook.slice(4)].apply(self, a.args || []);
+    var value = given ? got : returned;
+    return JSON.stringify({ v: value === undefined ? null : value, logs: logs });
+  }
+  o.log = log;
   if (typeof o.uri === "string") o.uri = new __qlgate.MutableURI(o.uri);
   var r = hook === "validate param" ? exports[hook](o, a.name, a.value) : exports[hook](o);
   function kind(x) { return x === null ? "null" : Array.isArray(x) ? "an array" : "a " + typeof x; }
@@ -134,6 +145,14 @@ class JsModule:
 
     def has(self, hook: str) -> bool:
         return hook in self.exports
+
+    async def call_udf(self, name: str, args: list[Any], now_ms: int, **this: Any) -> tuple[Any, list]:
+        """The UDF ``name`` called as ql.io called one (``this.row``, ``this.next``…)."""
+        text = await self.sandbox.call(
+            "udf:" + name, payload({"options": {}, "args": args, **this}), float(now_ms), self.lines.get(name, 0)
+        )
+        answer = json.loads(text)
+        return answer.get("v"), answer.get("logs") or []
 
     async def call(self, hook: str, options: dict[str, Any], now_ms: int, **more: Any) -> tuple[Any, list]:
         """The hook's answer, checked, and what it logged as ``[level, message]`` pairs."""

@@ -15,6 +15,7 @@ the Python port its deployer wrote for qlgate (as before); without it, ``x.js``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
 from ..js.modules import JsModule, load_js_module
@@ -97,3 +98,36 @@ class JsPatch:
         if hook == "patch_body" and isinstance(value, dict) and "opaque" not in value:
             value = {"type": value.get("type"), "content": value.get("content")}
         return value
+
+
+def js_udf_module(path: Any, roots: tuple, name: str) -> ModuleType:
+    """``u = require("x.js")`` in a deployer's script or route: ql.io's UDF module, as a
+    module whose functions are qlgate UDFs (``fn(ctx, *args)``) calling into the sandbox.
+    Each gets ``this.row``, ``this.rows``, ``this.index``, ``this.next(err, value)`` and the
+    script's variables, as ql.io gave them; the value it hands to ``next`` (or returns)
+    replaces the row, and null drops it, which is qlgate's rule for UDFs too."""
+    module = load_js_module(path, roots)
+    shim = ModuleType(name)
+
+    def udf(function: str) -> Any:
+        async def call(ctx: Any, *args: Any) -> Any:
+            variables = getattr(ctx, "vars", None)
+            this = {
+                "row": getattr(ctx, "row", None),
+                "rows": getattr(ctx, "rows", None),
+                "index": getattr(ctx, "index", None),
+                "vars": dict(variables) if isinstance(variables, Mapping) else {},
+            }
+            value, logs = await module.call_udf(function, list(args), call_time_ms(), **this)
+            log = getattr(ctx, "log", None)
+            for level, message in logs:
+                if callable(log):
+                    log(level, f"{module.display}: {message}")
+            return value
+
+        call.__name__ = function
+        return call
+
+    for function in module.exports:
+        setattr(shim, function, udf(function))
+    return shim
