@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -69,6 +70,19 @@ def limits() -> JsLimits:
 
 
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qlgate-js")
+_generation = 0  # bumped in a forked child: the contexts made before belong to a thread it lacks
+
+
+def _after_fork() -> None:
+    """In a forked child (``qlgate serve --workers``) the JS thread is gone: a new one,
+    and every context is made again on it when next used."""
+    global _executor, _generation
+    _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qlgate-js")
+    _generation += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 @cache
@@ -123,9 +137,13 @@ class Sandbox:
         self._ctx: Any = None
         self._fn: Any = None
         self._limits = _limits
+        self._generation = _generation
 
     # ------------------------------------------------------------ on the JS thread
     def _context(self) -> Any:
+        if self._generation != _generation:
+            self._ctx = self._fn = None
+            self._generation = _generation
         if self._ctx is None:
             quickjs = _quickjs()
             ctx = quickjs.Context()

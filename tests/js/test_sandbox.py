@@ -179,3 +179,20 @@ async def test_a_patch_that_throws_names_its_line(tmp_path):
     mod = module(tmp_path, "exports['patch headers'] = function (o) {\n  throw new Error('no ' + o.params.q);\n};")
     with pytest.raises(JsError, match=r"p\.js:2: Error: no x"):
         await hook(mod, "patch headers", params={"q": "x"}, headers={})
+
+
+def test_a_forked_worker_makes_its_own_js_thread_and_contexts():
+    import multiprocessing
+
+    template = EjsTemplate("<%= params.n * 2 %>", "t.ejs", "application/xml")
+    assert template.render_sync({"params": {"n": 1}}, 0) == "2"  # the parent's context, on the parent's thread
+
+    def child(conn):
+        conn.send(template.render_sync({"params": {"n": 21}}, 0))
+
+    parent_end, child_end = multiprocessing.Pipe()
+    process = multiprocessing.get_context("fork").Process(target=child, args=(child_end,))
+    process.start()
+    assert parent_end.poll(60), "the forked child never answered (its JS thread was gone)"
+    assert parent_end.recv() == "42"
+    process.join(10)
