@@ -96,6 +96,12 @@ class HostAllowList:
         return cls(tuple(sorted(patterns)))
 
 
+INLINE_JS = "javascript:"
+"""``u = require("javascript: exports.f = function (x) { … };")``: a UDF module written in the
+script itself, run in the JavaScript sandbox (``qlgate/js``); a caller's script may hold one
+when ``gateway.adhoc.udfs`` is on, since nothing in the sandbox reaches the host."""
+
+
 @dataclass(frozen=True)
 class Trust:
     """The policy one script runs under. ``Trust.deployer()`` for the deployer's own
@@ -105,6 +111,7 @@ class Trust:
     kind: str = DEPLOYER
     allowed_hosts: HostAllowList | None = None  # callers: the upstreams they may reach
     inline_tables: bool = True  # callers: may they ``create table``
+    inline_udfs: bool = False  # callers: may they define JavaScript UDFs inline (``require("javascript: …")``)
     public_config: tuple[str, ...] = ()  # callers: dotted config keys they may read
     introspection: bool = True  # callers: describe, show tables/routes (the console's data)
     # callers: the config ``auth`` entries whose tokens the deployer's tables may use for
@@ -139,6 +146,8 @@ class Trust:
             )
         if not isinstance(adhoc.get("inlineTables", True), bool):
             raise ConfigError("gateway.adhoc.inlineTables must be true or false")
+        if not isinstance(adhoc.get("udfs", False), bool):
+            raise ConfigError("gateway.adhoc.udfs must be true or false")
         allow = (
             HostAllowList(tuple(str(h).lower() for h in hosts))
             if isinstance(hosts, list)
@@ -149,13 +158,15 @@ class Trust:
             raise ConfigError("gateway.adhoc.publicConfig must be a list of dotted config keys")
         keys = tuple(sorted({k.removeprefix("config.") for k in public}))
         inline = adhoc.get("inlineTables", True) is not False
-        return cls(CALLER, allow, inline, keys, credentials=adhoc_credentials(config, adhoc))
+        udfs = adhoc.get("udfs", False) is True
+        return cls(CALLER, allow, inline, udfs, keys, credentials=adhoc_credentials(config, adhoc))
 
     def to_record(self) -> dict[str, Any]:
         """The policy as a job records it, so every worker runs the job under it."""
         return {
             "allowedHosts": list(self.allowed_hosts.patterns) if self.allowed_hosts is not None else None,
             "inlineTables": self.inline_tables,
+            "udfs": self.inline_udfs,
             "publicConfig": list(self.public_config),
             "credentials": list(self.credentials) if self.credentials is not None else None,
         }
@@ -188,6 +199,7 @@ class Trust:
             public_config=both,
             credentials=credentials,
             inline_tables=self.inline_tables and record.get("inlineTables") is not False,
+            inline_udfs=self.inline_udfs and record.get("udfs") is True,
         )
 
     def without_introspection(self) -> Trust:
@@ -221,7 +233,15 @@ class Trust:
         # the run-time view still holds only public keys until the assignment
         own_config = any(isinstance(node, ast.Line) and node.target == "config" for node in walk(script))
         for node, line in _nodes_with_lines(script):
-            if isinstance(node, ast.Require):
+            if isinstance(node, ast.Require) and node.module.startswith(INLINE_JS):
+                if not self.inline_udfs:
+                    raise CallerScriptRefused(
+                        "JavaScript UDFs are disabled in ad-hoc scripts (gateway.adhoc.udfs)",
+                        line=node.pos.line,
+                        column=node.pos.column,
+                        clause="require",
+                    )
+            elif isinstance(node, ast.Require):
                 raise CallerScriptRefused(
                     f'require("{node.module}") is not allowed in ad-hoc scripts: they may not load code',
                     line=node.pos.line,

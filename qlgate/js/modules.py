@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import JsError
-from .sandbox import Sandbox, Unit, payload
+from .sandbox import JsLimits, Sandbox, Unit, payload
 
 _REQUIRE = re.compile(r"""\brequire\s*\(\s*(['"])([^'"\n]+)\1\s*\)""")
 
@@ -109,18 +109,23 @@ def read_module(path: Path) -> str:
 class JsModule:
     """One patch module and what it requires, loaded in a context of its own."""
 
-    def __init__(self, path: Path, roots: tuple[Path, ...]):
+    def __init__(
+        self, path: Path, roots: tuple[Path, ...], *, source: str | None = None, limits: JsLimits | None = None
+    ):
         self.path = path
         self.display = display_name(path, roots)
         unit = Unit()
         self.sources: dict[Path, str] = {}
-        self._collect(path, roots)
+        if source is None:
+            self._collect(path, roots)
+        else:  # written inline: nothing beside it to require
+            self.sources[path] = source
         for file, source in self.sources.items():
             unit.add(
                 display_name(file, roots),
                 f"__qlgate.define({json.dumps(str(file))}, function (module, exports, require) {{{source}\n}});",
             )
-        self.sandbox = Sandbox(unit, _INVOKE % {"main": json.dumps(str(path))})
+        self.sandbox = Sandbox(unit, _INVOKE % {"main": json.dumps(str(path))}, limits=limits)
         main = self.sources[path]
         self.lines = {
             name: main.count("\n", 0, m.start()) + 1
@@ -178,4 +183,24 @@ def load_js_module(path: Path, roots: tuple[Path, ...]) -> JsModule:
         module = _loaded.get(path)
         if module is None:
             module = _loaded[path] = JsModule(path, roots)
+        return module
+
+
+INLINE_LIMITS = JsLimits(cpu_ms=50, load_cpu_ms=200, memory_mb=8)
+"""What a UDF written in a caller's script may use: a fraction of a deployer file's."""
+
+_inline: dict[str, JsModule] = {}
+_INLINE_KEPT = 64
+
+
+def inline_module(source: str) -> JsModule:
+    """The module of a UDF written inline (``javascript:`` and its source), made once per
+    source; the oldest of more than 64 is dropped with its context."""
+    with _lock:
+        module = _inline.pop(source, None)
+        if module is None:
+            module = JsModule(Path("/inline.js"), (), source=source, limits=INLINE_LIMITS)
+        _inline[source] = module  # most recent last
+        while len(_inline) > _INLINE_KEPT:
+            _inline.pop(next(iter(_inline)))
         return module

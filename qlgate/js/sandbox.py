@@ -131,12 +131,12 @@ _FRAME = re.compile(r"\(<input>:(\d+)(?::(\d+))?\)|at <input>:(\d+)")
 class Sandbox:
     """One QuickJS context running one ``Unit``; made on first use, in the JS thread."""
 
-    def __init__(self, unit: Unit, entry: str):
+    def __init__(self, unit: Unit, entry: str, *, limits: JsLimits | None = None):
         self.unit = unit
         self.entry = entry  # the JavaScript expression a call evaluates to get its function
         self._ctx: Any = None
         self._fn: Any = None
-        self._limits = _limits
+        self._limits = limits or _limits
         self._generation = _generation
 
     # ------------------------------------------------------------ on the JS thread

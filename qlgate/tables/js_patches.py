@@ -100,13 +100,25 @@ class JsPatch:
         return value
 
 
+def inline_udf_module(source: str) -> ModuleType:
+    """A UDF module written in a script (``require("javascript: exports.f = …")``), in a
+    context of its own under the tighter limits of ``INLINE_LIMITS``; the same source
+    shares one context (the last 64 kept), so a caller's repeated script compiles once."""
+    from ..js.modules import inline_module
+
+    return _shim(inline_module(source), "<inline javascript>")
+
+
 def js_udf_module(path: Any, roots: tuple, name: str) -> ModuleType:
     """``u = require("x.js")`` in a deployer's script or route: ql.io's UDF module, as a
     module whose functions are qlgate UDFs (``fn(ctx, *args)``) calling into the sandbox.
     Each gets ``this.row``, ``this.rows``, ``this.index``, ``this.next(err, value)`` and the
     script's variables, as ql.io gave them; the value it hands to ``next`` (or returns)
     replaces the row, and null drops it, which is qlgate's rule for UDFs too."""
-    module = load_js_module(path, roots)
+    return _shim(load_js_module(path, roots), name)
+
+
+def _shim(module: JsModule, name: str) -> ModuleType:
     shim = ModuleType(name)
 
     def udf(function: str) -> Any:
