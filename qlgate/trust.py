@@ -96,10 +96,9 @@ class HostAllowList:
         return cls(tuple(sorted(patterns)))
 
 
+# ``require("javascript: exports.f = …")``: a UDF module written in the script, run in the JS
+# sandbox, which reaches nothing of the host: callers may, with ``gateway.adhoc.udfs`` on
 INLINE_JS = "javascript:"
-"""``u = require("javascript: exports.f = function (x) { … };")``: a UDF module written in the
-script itself, run in the JavaScript sandbox (``qlgate/js``); a caller's script may hold one
-when ``gateway.adhoc.udfs`` is on, since nothing in the sandbox reaches the host."""
 
 
 @dataclass(frozen=True)
@@ -233,17 +232,12 @@ class Trust:
         # the run-time view still holds only public keys until the assignment
         own_config = any(isinstance(node, ast.Line) and node.target == "config" for node in walk(script))
         for node, line in _nodes_with_lines(script):
-            if isinstance(node, ast.Require) and node.module.startswith(INLINE_JS):
-                if not self.inline_udfs:
-                    raise CallerScriptRefused(
-                        "JavaScript UDFs are disabled in ad-hoc scripts (gateway.adhoc.udfs)",
-                        line=node.pos.line,
-                        column=node.pos.column,
-                        clause="require",
-                    )
-            elif isinstance(node, ast.Require):
+            if isinstance(node, ast.Require) and not (self.inline_udfs and node.module.startswith(INLINE_JS)):
+                inline = node.module.startswith(INLINE_JS)
                 raise CallerScriptRefused(
-                    f'require("{node.module}") is not allowed in ad-hoc scripts: they may not load code',
+                    "JavaScript UDFs are disabled in ad-hoc scripts (gateway.adhoc.udfs)"
+                    if inline
+                    else f'require("{node.module}") is not allowed in ad-hoc scripts: they may not load code',
                     line=node.pos.line,
                     column=node.pos.column,
                     clause="require",
