@@ -22,6 +22,7 @@ OWN_URL = "create table ver on select get from '{config.tables.shop.url}' using 
 
 def test_the_layout_is_told_by_the_top_level_keys():
     assert qlio_layout({"tables": {"ebay": {}}}) and qlio_layout({"tables": {}, "auth": {}, "proxy": "http://p"})
+    assert qlio_layout({"tables": {}, "ebay": {"environment": "emulator"}})
     assert not qlio_layout({"tables": {}, "gateway": {}}) and not qlio_layout({"weather": {}}) and not qlio_layout({})
 
 
