@@ -198,6 +198,9 @@ class Sandbox:
         text = str(error).strip()
         head = text.split("\n", 1)[0]
         file = self.unit.files[index] if self.unit.files else "<javascript>"
+        # QuickJS reports an allocation that failed before an error could be made as a bare
+        # ``null``, as it reports ``throw null``: the two cannot be told apart, and a runaway
+        # matters more than a script that throws null, so both are memory
         if "out of memory" in text or head == "null":
             self._ctx = self._fn = None  # QuickJS leaves a context that ran out unusable: made anew next call
             return JsMemoryExceeded(f"went past the {self._limits.memory_mb} MB memory limit", file=file)

@@ -104,6 +104,12 @@ def test_globalThis_tricks_find_only_the_sandbox():
     assert render("<%= (0, eval)('this') === globalThis %>") == "true"
 
 
+def test_an_array_bomb_is_memory_too():
+    # QuickJS reports this one as a bare null (no error could be allocated)
+    with pytest.raises(JsMemoryExceeded, match=r"t\.ejs: went past the 16 MB memory limit"):
+        render("<% var a = []; for (;;) { a.push([a.length, a.length + 1, {}]); } %>")
+
+
 def test_a_throwing_template_names_its_line():
     with pytest.raises(JsError) as caught:
         render("<% function f(x) {\n  return x.y.z;\n} %>\n<%= f({}) %>")
