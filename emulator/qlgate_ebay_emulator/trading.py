@@ -30,6 +30,7 @@ from .trading_listing import ListingCalls
 from .trading_messages import MessageCalls
 from .trading_meta import MetaCalls
 from .trading_orders import OrderCalls
+from .trading_reference import ReferenceCalls
 from .trading_sellerlist import SellerListCalls
 from .trading_sellingmanager import SellingManagerCalls
 from .trading_templates import TemplateCalls
@@ -54,6 +55,7 @@ class Trading(
     TemplateCalls,
     MetaCalls,
     AccountCalls,
+    ReferenceCalls,
 ):
     def __init__(self, market: Marketplace):
         self.market = market
