@@ -30,6 +30,7 @@ from .trading_listing import ListingCalls
 from .trading_messages import MessageCalls
 from .trading_meta import MetaCalls
 from .trading_orders import OrderCalls
+from .trading_promotions import PromotionCalls
 from .trading_reference import ReferenceCalls
 from .trading_sellerlist import SellerListCalls
 from .trading_sellingmanager import SellingManagerCalls
@@ -56,6 +57,7 @@ class Trading(
     MetaCalls,
     AccountCalls,
     ReferenceCalls,
+    PromotionCalls,
 ):
     def __init__(self, market: Marketplace):
         self.market = market

@@ -1,6 +1,7 @@
-"""The emulator's Trading calls for reference data and a user's own settings
-(``trading_reference.py``), which ql.io's eBay tree has tables for: each answers
-success the way a table reads it, and fails the way eBay fails it."""
+"""The emulator's Trading calls for reference data, a user's own settings, the Store
+and promotions (``trading_reference.py``, ``trading_promotions.py``), which ql.io's
+eBay tree has tables for: each answers success the way a table reads it, and fails
+the way eBay fails it."""
 
 from __future__ import annotations
 
@@ -81,6 +82,69 @@ def _(api: Api) -> None:
     assert got["JurisdictionID"] == "CA" and float(got["SalesTaxPercent"]) == 8.25
     assert "TaxJurisdiction" not in (api.ok("GetTaxTable")["TaxTable"] or {})  # the buyer's own, empty
     assert api.fails("SetTaxTable", "", SELLER) == 37
+
+
+@case("SetShippingDiscountProfiles", "GetShippingDiscountProfiles")
+def _(api: Api) -> None:
+    add = (
+        "<ModifyActionCode>Add</ModifyActionCode><FlatShippingDiscount><DiscountProfile>"
+        "<DiscountProfileName>Two for one</DiscountProfileName></DiscountProfile></FlatShippingDiscount>"
+    )
+    api.ok("SetShippingDiscountProfiles", add, SELLER)
+    got = api.ok("GetShippingDiscountProfiles", "", SELLER)["FlatShippingDiscount"]["DiscountProfile"]
+    assert got["DiscountProfileName"] == "Two for one"
+    gone = "<ModifyActionCode>Delete</ModifyActionCode><FlatShippingDiscount><DiscountProfile><DiscountProfileID>9</DiscountProfileID></DiscountProfile></FlatShippingDiscount>"
+    assert api.fails("SetShippingDiscountProfiles", gone, SELLER) == 21916760
+
+
+@case("SetStoreCategories", "GetStoreCategoryUpdateStatus", "GetStoreCustomPage")
+def _(api: Api) -> None:
+    task = api.ok(
+        "SetStoreCategories",
+        "<Action>Add</Action><StoreCategories><CustomCategory><Name>Kettles</Name></CustomCategory></StoreCategories>",
+        SELLER,
+    )["TaskID"]
+    assert api.ok("GetStoreCategoryUpdateStatus", f"<TaskID>{task}</TaskID>", SELLER)["Status"] == "Complete"
+    assert api.fails("GetStoreCategoryUpdateStatus", "<TaskID>77</TaskID>", SELLER) == 13003
+    assert api.fails("SetStoreCategories", "<Action>Add</Action>", SELLER) == 37
+    assert api.ok("GetStoreCustomPage", "", SELLER)["CustomPageArray"]["CustomPage"]["Name"] == "About us"
+    assert api.fails("GetStoreCustomPage", "<PageID>5</PageID>", SELLER) == 13011
+
+
+@case("SetPromotionalSale", "GetPromotionalSaleDetails", "SetPromotionalSaleListings")
+def _(api: Api) -> None:
+    item = api.auction()
+    sale = api.ok(
+        "SetPromotionalSale",
+        "<Action>Add</Action><PromotionalSaleDetails><PromotionalSaleName>Spring</PromotionalSaleName>"
+        "<DiscountType>Percentage</DiscountType><DiscountValue>10</DiscountValue></PromotionalSaleDetails>",
+        SELLER,
+    )["PromotionalSaleID"]
+    listing = f"<PromotionalSaleID>{sale}</PromotionalSaleID><Action>Add</Action><PromotionalSaleItemIDArray><ItemID>{item}</ItemID></PromotionalSaleItemIDArray>"
+    api.ok("SetPromotionalSaleListings", listing, SELLER)
+    details = api.ok("GetPromotionalSaleDetails", f"<PromotionalSaleID>{sale}</PromotionalSaleID>", SELLER)
+    shown = details["PromotionalSaleDetails"]["PromotionalSale"]
+    assert shown["PromotionalSaleName"] == "Spring" and str(shown["PromotionalSaleItemIDArray"]["ItemID"]) == item
+    assert api.fails("GetPromotionalSaleDetails", f"<PromotionalSaleID>{sale}</PromotionalSaleID>") == 219266
+    assert api.fails("SetPromotionalSaleListings", listing) == 219266  # the buyer's: not theirs
+
+
+@case("GetSellerPayments", "GetCategoryMappings", "GetVeROReportStatus")
+def _(api: Api) -> None:
+    assert api.ok("GetSellerPayments", "<PaymentStatus>Paid</PaymentStatus>", SELLER)["PaginationResult"]
+    assert api.fails("GetSellerPayments", "", SELLER) == 37
+    assert api.ok("GetCategoryMappings", "", SELLER)["CategoryVersion"] == 1
+    assert api.ok("GetVeROReportStatus", "", SELLER)["Ack"] == "Success"  # no report filed: nothing to list
+    assert api.fails("GetVeROReportStatus", "<VeROReportPacketID>5</VeROReportPacketID>", SELLER) == 21916600
+
+
+@case("GetWantItNowSearchResults", "GetWantItNowPost")
+def _(api: Api) -> None:
+    found = api.ok("GetWantItNowSearchResults", "<Query>kettle</Query>")["WantItNowPostArray"]["WantItNowPost"]
+    assert found["PostID"] == 5001
+    assert api.fails("GetWantItNowSearchResults") == 37
+    assert api.ok("GetWantItNowPost", "<PostID>5002</PostID>")["WantItNowPost"]["Title"].startswith("Wanted")
+    assert api.fails("GetWantItNowPost", "<PostID>1</PostID>") == 21916900
 
 
 @pytest.mark.parametrize("call", sorted(CASES))
