@@ -33,6 +33,7 @@ from .trading_orders import OrderCalls
 from .trading_promotions import PromotionCalls
 from .trading_reference import ReferenceCalls
 from .trading_sellerlist import SellerListCalls
+from .trading_sellertools import SellerToolCalls
 from .trading_sellingmanager import SellingManagerCalls
 from .trading_templates import TemplateCalls
 from .wire import TRADING_NS, BadRequest, get, parse_request, to_xml
@@ -58,6 +59,7 @@ class Trading(
     AccountCalls,
     ReferenceCalls,
     PromotionCalls,
+    SellerToolCalls,
 ):
     def __init__(self, market: Marketplace):
         self.market = market

@@ -1,5 +1,5 @@
 """The emulator's Trading calls for reference data, a user's own settings, the Store
-and promotions (``trading_reference.py``, ``trading_promotions.py``), which ql.io's
+and promotions (``trading_reference.py``, ``trading_promotions.py``, ``trading_sellertools.py``), which ql.io's
 eBay tree has tables for: each answers success the way a table reads it, and fails
 the way eBay fails it."""
 
@@ -145,6 +145,61 @@ def _(api: Api) -> None:
     assert api.fails("GetWantItNowSearchResults") == 37
     assert api.ok("GetWantItNowPost", "<PostID>5002</PostID>")["WantItNowPost"]["Title"].startswith("Wanted")
     assert api.fails("GetWantItNowPost", "<PostID>1</PostID>") == 21916900
+
+
+@case("GetAdFormatLeads", "GetPromotionRules")
+def _(api: Api) -> None:
+    item = api.auction()
+    assert api.ok("GetAdFormatLeads", f"<ItemID>{item}</ItemID>", SELLER)["AdFormatLeadCount"] == 0
+    assert api.fails("GetAdFormatLeads", f"<ItemID>{item}</ItemID>") == 17  # not the buyer's item
+    assert api.ok("GetPromotionRules", f"<ItemID>{item}</ItemID>", SELLER)["Ack"] == "Success"
+    assert api.fails("GetPromotionRules", "", SELLER) == 37
+
+
+@case("GetCrossPromotions", "GetItemRecommendations")
+def _(api: Api) -> None:
+    first, second = api.auction("Blue Kettle"), api.auction("Red Kettle")
+    promo = api.ok("GetCrossPromotions", f"<ItemID>{first}</ItemID><PromotionMethod>CrossSell</PromotionMethod>")
+    promoted = promo["CrossPromotion"]["PromotedItem"]
+    assert str(second) in [str(p["ItemID"]) for p in (promoted if isinstance(promoted, list) else [promoted])]
+    assert api.fails("GetCrossPromotions", f"<ItemID>{first}</ItemID>") == 37
+    container = f"<GetRecommendationsRequestContainer><Item><ItemID>{first}</ItemID></Item></GetRecommendationsRequestContainer>"
+    assert api.ok("GetItemRecommendations", container)["GetRecommendationsResponseContainer"]["SIFFTASRecommendations"]
+    assert api.fails("GetItemRecommendations") == 37
+
+
+@case("IssueRefund")
+def _(api: Api) -> None:
+    sale = api.sale()
+    refund = (
+        f"<ItemID>{sale['item']}</ItemID><TransactionID>{sale['transaction']}</TransactionID>"
+        "<RefundReason>Other</RefundReason><RefundType>Full</RefundType><RefundAmount>20.00</RefundAmount>"
+    )
+    total = api.ok("IssueRefund", refund, SELLER)["TotalRefundToBuyer"]
+    assert total == {"currencyID": "USD", "$t": 20.0}
+    assert api.fails("IssueRefund", refund) == 21916627  # the buyer cannot refund themselves
+    assert api.fails("IssueRefund", "<RefundType>Full</RefundType>", SELLER) == 37
+
+
+@case("SetPictureManagerDetails", "GetAttributesCS", "GetAttributesXSL", "GetCategory2CS")
+def _(api: Api) -> None:
+    api.ok(
+        "SetPictureManagerDetails",
+        "<Action>Add</Action><PictureManagerDetails><Folder/></PictureManagerDetails>",
+        SELLER,
+    )
+    assert (
+        api.fails(
+            "SetPictureManagerDetails",
+            "<Action>Fly</Action><PictureManagerDetails><Folder/></PictureManagerDetails>",
+            SELLER,
+        )
+        == 37
+    )
+    assert api.ok("GetAttributesCS")["AttributeSystemVersion"] == 1
+    assert api.ok("GetAttributesXSL")["XSLFile"]["FileName"] == "syi_attributes.xsl"
+    assert api.ok("GetCategory2CS")["AttributeSystemVersion"] == 1
+    assert api.fails("GetCategory2CS", "<CategoryID>424242</CategoryID>") == 87
 
 
 @pytest.mark.parametrize("call", sorted(CASES))
