@@ -205,3 +205,12 @@ def _(api: Api) -> None:
 @pytest.mark.parametrize("call", sorted(CASES))
 def test_call_succeeds_and_fails_like_ebay(call):
     CASES[call](Api())
+
+
+def test_white_space_before_the_xml_declaration_is_taken_as_ebay_took_it():
+    # ql.io's EJS templates open with code blocks, so their line breaks come before <?xml …?>
+    body = (
+        '\n\n\n<?xml version="1.0" encoding="utf-8"?>\n<GetAccountRequest xmlns="urn:ebay:apis:eBLBaseComponents">'
+        f"<RequesterCredentials><eBayAuthToken>{SELLER}</eBayAuthToken></RequesterCredentials></GetAccountRequest>"
+    )
+    assert Api().ok("GetAccount", body=body, token=None)["AccountSummary"]["AccountState"] == "Active"
