@@ -214,3 +214,21 @@ def test_white_space_before_the_xml_declaration_is_taken_as_ebay_took_it():
         f"<RequesterCredentials><eBayAuthToken>{SELLER}</eBayAuthToken></RequesterCredentials></GetAccountRequest>"
     )
     assert Api().ok("GetAccount", body=body, token=None)["AccountSummary"]["AccountState"] == "Active"
+
+
+def test_a_finding_search_reads_another_searchs_request_body_as_ebay_did():
+    # ql.io's findItemsByCategory sends its findItemsAdvanced template; the header names the search
+    import json
+
+    from qlgate_ebay_emulator.finding import Finding
+
+    finding = Finding(Api().market)
+    app = next(iter(finding.market.applications))
+    headers = {"x-ebay-soa-operation-name": "findItemsByCategory", "x-ebay-soa-security-appname": app}
+    body = b'<findItemsAdvancedRequest xmlns="http://www.ebay.com/marketplace/search/v1/services"><categoryId>9355</categoryId></findItemsAdvancedRequest>'
+    _, status, _, text = finding.handle("POST", {**headers, "x-ebay-soa-response-data-format": "JSON"}, {}, body)
+    answer = json.loads(text)["findItemsByCategoryResponse"][0]
+    assert status == 200 and answer["ack"] == ["Success"]
+    other = b'<getHistogramsRequest xmlns="http://www.ebay.com/marketplace/search/v1/services"/>'
+    _, _, _, text = finding.handle("POST", {**headers, "x-ebay-soa-response-data-format": "JSON"}, {}, other)
+    assert json.loads(text)["findItemsByCategoryResponse"][0]["ack"] == ["Failure"]  # not a search's body
