@@ -5,7 +5,8 @@ the eBay emulator — the claim of issue 30 that ql.io's tables run unchanged.
 Counts, before issue 30: 31 of 159 tables loaded and 3 of 10 routes; after: 158
 of 159 (the last one's template has a syntax error of its own, reported at its
 line) and all 10 routes; 60 of the 63 statements of its tests answer (the other
-three need what the tree does not hold: a QA table and a QA config); a generated
+three need what the tree does not hold: a QA table and a QA config), 37 of them with
+success (the rest name eBay's 2012 QA items, users and tokens); a generated
 statement of 157 of the 158 tables is sent and its answer read (the last one is
 SetTaxTable, whose URI is that QA config's)."""
 
@@ -73,17 +74,21 @@ async def test_the_statements_of_its_tests_answer(workspace):
     from tests.qlio_compat.statements import statements
 
     found = statements(TREE / "test")
-    answered, failed = 0, []
+    answered, succeeded, failed = 0, 0, []
     for file, script in found:
         try:
-            await asyncio.wait_for(workspace.engine.execute(script), 120)
+            value = (await asyncio.wait_for(workspace.engine.execute(script), 120)).value
             answered += 1
+            ack = (value.get("Ack") or value.get("ack")) if isinstance(value, dict) else None
+            succeeded += ack in (None, "Success", "Warning", ["Success"])
         except Exception as error:  # noqa: BLE001 — counted and shown, each with its reason
             if not any(name in script for name in UNANSWERABLE):
                 failed.append((file, " ".join(script.split())[:80], str(error)[:160]))
-    print(f"\nql.io tree: {answered} of {len(found)} statements of its tests answer")
+    print(f"\nql.io tree: {answered} of {len(found)} statements of its tests answer, {succeeded} with success")
     assert not failed, "\n".join(map(str, failed))
-    assert len(found) == 63 and answered >= 60
+    # the others answer eBay's own refusal: they name items, users and tokens of eBay's 2012 QA
+    # sandbox (290006864001, apitest11, ryantindall…), which the emulator does not hold
+    assert len(found) == 63 and answered >= 60 and succeeded >= 37
 
 
 def generated(table) -> str:
