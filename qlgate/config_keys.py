@@ -83,6 +83,7 @@ KEYS: tuple[Key, ...] = (
     _k("gateway.adhoc", "object", {}, "Callers' own scripts (`/q`, `POST /jobs`)."),
     _k("gateway.adhoc.enabled", "boolean", True, "Accept callers' scripts at all.", False),
     _k("gateway.adhoc.inlineTables", "boolean", True, "Allow `create table` in callers' scripts.", False),
+    _k("gateway.adhoc.udfs", "boolean", False, 'Allow JavaScript UDFs written inline in callers\' scripts (`u = require("javascript: …")`), run in the sandbox.', True),
     _k("gateway.adhoc.allowedHosts", "array|null", None, "Upstreams callers' scripts may reach; null: the hosts the loaded tables call.", ["api.example.com", "*.ebay.com"], items="string"),
     _k("gateway.adhoc.publicConfig", "array", [], "Dotted config keys callers' scripts may read.", ["shop.site"], items="string"),
     _k("gateway.adhoc.credentials", "array", None, "Config `auth` entries whose tokens callers' scripts may use; default: the client-credentials ones.", ["ebay.app"], items="string"),

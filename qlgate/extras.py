@@ -15,6 +15,8 @@ shell       prompt_toolkit, rich        ``qlgate shell``; rich draws ``--format 
                                         terminal (without it: the plain table pipes get)
 openapi     pyyaml                      ``qlgate import openapi`` of a YAML spec (JSON needs
                                         nothing)
+js          quickjs                     ql.io's EJS body templates and ``.js`` patch modules,
+                                        run in a sandbox (``qlgate/js/``)
 ==========  ==========================  ==================================================
 
 A feature calls ``require`` where it starts, before importing the modules that
@@ -40,6 +42,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "redis": ("redis",),
     "shell": ("prompt_toolkit", "rich"),
     "openapi": ("yaml",),
+    "js": ("quickjs",),
 }
 
 

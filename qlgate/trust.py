@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, fields, replace
-from fnmatch import fnmatch
+from dataclasses import dataclass, fields, replace
 from typing import Any
-from urllib.parse import urlsplit
 
 from .config_values import ConfigView
 from .errors import ConfigError, QlError
+from .hosts import HostAllowList as HostAllowList  # the allow-list, re-exported
+from .hosts import UpstreamNotAllowed as UpstreamNotAllowed
+from .hosts import fixed_origin as fixed_origin
+from .hosts import url_origin as url_origin
 from .http.connection_headers import connection_header
 from .lang import ast
 from .lang.templates import Template, Token, parse_reference, parse_template
@@ -40,75 +42,9 @@ class CallerScriptRefused(QlError):
     status = 400
 
 
-class UpstreamNotAllowed(QlError):
-    status = 403
-
-
-_AUTHORITY_END = re.compile(r"[/?#]")
-
-
-@dataclass(frozen=True)
-class HostAllowList:
-    """The upstreams a caller's script may reach (``host``, ``host:port``, ``*.ebay.com``):
-    the guard against server-side request forgery through the gateway."""
-
-    patterns: tuple[str, ...]
-    within: HostAllowList | None = None  # a list every host must also be in (see Trust.narrowed)
-    tables_hosts: bool = False  # the tables' hosts, gateway.adhoc.allowedHosts being unset (see _refusal)
-    # verdicts by scheme://netloc: every upstream call of a caller's script is checked,
-    # and a script's calls go to a handful of origins
-    _verdicts: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
-
-    def allows(self, url: str) -> bool:
-        scheme, sep, rest = url.partition("://")
-        origin = scheme.lower() + sep + _AUTHORITY_END.split(rest, maxsplit=1)[0]
-        verdict = self._verdicts.get(origin)
-        if verdict is None:
-            verdict = self._allows_origin(origin)
-            if len(self._verdicts) >= 4096:
-                self._verdicts.clear()
-            self._verdicts[origin] = verdict
-        return verdict
-
-    def _allows_origin(self, origin: str) -> bool:
-        parts = urlsplit(origin)
-        host = (parts.hostname or "").lower()
-        try:
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-        except ValueError:  # a port that is not a number
-            return False
-        return any(fnmatch(f"{host}:{port}", p) or fnmatch(host, p) for p in self.patterns) and (
-            self.within is None or self.within._allows_origin(origin)
-        )
-
-    def check(self, url: str) -> None:
-        if not self.allows(url):
-            raise UpstreamNotAllowed(self._refusal(url))
-
-    def _refusal(self, url: str) -> str:
-        """Why ``url`` is refused, by the list that refuses it: with gateway.adhoc.allowedHosts
-        unset, "not in gateway.adhoc.allowedHosts" sent people looking for a key nobody set."""
-        host = urlsplit(url).netloc
-        own = self.within is None or replace(self, within=None, _verdicts={}).allows(url)
-        refuser = self.within if own and self.within is not None else self
-        if not refuser.tables_hosts:
-            return f"ad-hoc scripts may not call {host}: it is not in gateway.adhoc.allowedHosts"
-        shown = ", ".join(refuser.patterns[:5]) + (", …" if len(refuser.patterns) > 5 else "")
-        return (
-            f"ad-hoc scripts may not call {host}: gateway.adhoc.allowedHosts is not set, so they may reach "
-            f"only the hosts the loaded tables call ({shown or 'none'}); list {host} there to allow it"
-        )
-
-    @classmethod
-    def from_tables(cls, tables: Iterable[Any]) -> HostAllowList:
-        """The hosts the loaded tables call (templates whose host is fixed after load)."""
-        patterns = {
-            origin
-            for table in tables
-            for mapping in table.mappings.values()
-            if (origin := fixed_origin(mapping.uri.raw)) is not None
-        }
-        return cls(tuple(sorted(patterns)), tables_hosts=True)
+# ``require("javascript: exports.f = …")``: a UDF module written in the script, run in the JS
+# sandbox, which reaches nothing of the host: callers may, with ``gateway.adhoc.udfs`` on
+INLINE_JS = "javascript:"
 
 
 @dataclass(frozen=True)
@@ -120,6 +56,7 @@ class Trust:
     kind: str = DEPLOYER
     allowed_hosts: HostAllowList | None = None  # callers: the upstreams they may reach
     inline_tables: bool = True  # callers: may they ``create table``
+    inline_udfs: bool = False  # callers: may they define JavaScript UDFs inline (``require("javascript: …")``)
     public_config: tuple[str, ...] = ()  # callers: dotted config keys they may read
     introspection: bool = True  # callers: describe, show tables/routes (the console's data)
     # callers: the config ``auth`` entries whose tokens the deployer's tables may use for
@@ -157,14 +94,15 @@ class Trust:
                 path="gateway.adhoc.publicConfig",
             )
         keys = tuple(sorted({k.removeprefix("config.") for k in public}))
-        inline = view.boolean("gateway.adhoc.inlineTables")
-        return cls(CALLER, allow, inline, keys, credentials=adhoc_credentials(view))
+        inline, udfs = view.boolean("gateway.adhoc.inlineTables"), view.boolean("gateway.adhoc.udfs")
+        return cls(CALLER, allow, inline, udfs, keys, credentials=adhoc_credentials(view))
 
     def to_record(self) -> dict[str, Any]:
         """The policy as a job records it, so every worker runs the job under it."""
         return {
             "allowedHosts": list(self.allowed_hosts.patterns) if self.allowed_hosts is not None else None,
             "inlineTables": self.inline_tables,
+            "udfs": self.inline_udfs,
             "publicConfig": list(self.public_config),
             "credentials": list(self.credentials) if self.credentials is not None else None,
         }
@@ -197,6 +135,7 @@ class Trust:
             public_config=both,
             credentials=credentials,
             inline_tables=self.inline_tables and record.get("inlineTables") is not False,
+            inline_udfs=self.inline_udfs and record.get("udfs") is True,
         )
 
     def without_introspection(self) -> Trust:
@@ -230,9 +169,12 @@ class Trust:
         # the run-time view still holds only public keys until the assignment
         own_config = any(isinstance(node, ast.Line) and node.target == "config" for node in walk(script))
         for node, line in _nodes_with_lines(script):
-            if isinstance(node, ast.Require):
+            if isinstance(node, ast.Require) and not (self.inline_udfs and node.module.startswith(INLINE_JS)):
+                inline = node.module.startswith(INLINE_JS)
                 raise CallerScriptRefused(
-                    f'require("{node.module}") is not allowed in ad-hoc scripts: they may not load code',
+                    "JavaScript UDFs are disabled in ad-hoc scripts (gateway.adhoc.udfs)"
+                    if inline
+                    else f'require("{node.module}") is not allowed in ad-hoc scripts: they may not load code',
                     line=node.pos.line,
                     column=node.pos.column,
                     clause="require",
@@ -334,23 +276,6 @@ _INTROSPECTION = (ast.Describe, ast.DescribeRoute, ast.ShowTables, ast.ShowRoute
 def _without_secrets(value: Any, secrets: Any) -> Any:
     """``value`` with every secret string in it masked (``Secrets.mask_value``)."""
     return secrets.mask_value(value) if secrets.values else value
-
-
-def fixed_origin(uri: str) -> str | None:
-    """``host:port`` of a URI template whose scheme and host are written out (not
-    built from tokens); None otherwise."""
-    try:
-        parts = urlsplit(uri)
-        if parts.scheme not in ("http", "https") or not parts.hostname or "{" in parts.netloc:
-            return None
-        return f"{parts.hostname.lower()}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
-    except ValueError:  # a port that is not a number
-        return None
-
-
-def url_origin(url: str) -> str | None:
-    """``host:port`` of a URL, as ``fixed_origin`` writes a table's (None: no host)."""
-    return fixed_origin(url.replace("{", "%7B"))
 
 
 def _covered(key: str, public: tuple[str, ...]) -> bool:

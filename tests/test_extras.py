@@ -30,7 +30,7 @@ EMULATOR = "qlgate_ebay_emulator"
 OPTIONAL = {module for modules in EXTRAS.values() for module in modules} | {EMULATOR}
 # what pyproject.toml names each optional module's distribution
 DISTRIBUTION = {"aiohttp": "aiohttp", "kazoo": "kazoo", "psycopg": "psycopg", "redis": "redis"}
-DISTRIBUTION |= {"prompt_toolkit": "prompt_toolkit", "rich": "rich", "yaml": "pyyaml"}
+DISTRIBUTION |= {"prompt_toolkit": "prompt_toolkit", "rich": "rich", "yaml": "pyyaml", "quickjs": "quickjs"}
 
 BLOCKER = """
 import sys

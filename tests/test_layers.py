@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "qlgate.diagnostics",
             "qlgate.timers",
             "qlgate.suggest",
+            "qlgate.hosts",  # the host allow-list and the origins it compares (trust.py holds the rest)
             "qlgate.ports",
             "qlgate.loop",
             "qlgate.config_keys",
@@ -45,6 +46,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("lang", ("qlgate.lang",)),  # the language: grammar, parser, AST, templates
+    # deployer JavaScript in a sandbox (ql.io's EJS templates and .js patches): used by tables,
+    # it imports nothing but the base
+    ("js", ("qlgate.js",)),
     ("http", ("qlgate.http",)),  # sending: the client, codecs, the outbound proxy
     # the deployer's config (its ``proxy`` is read with http's parser), and which
     # environment variable a key is read from (config_env: the names messages give)

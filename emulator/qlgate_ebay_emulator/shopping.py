@@ -42,7 +42,7 @@ class Shopping:
             "GetItemStatus": self.get_item_status,
             "GetUserProfile": self.get_user_profile,
             "FindProducts": self.find_products,
-            "FindHalfProducts": self.find_products,
+            "FindHalfProducts": self.find_half_products,
             "FindPopularItems": self.find_popular_items,
             "GetCategoryInfo": self.get_category_info,
             "GetShippingCosts": self.get_shipping_costs,
@@ -183,6 +183,12 @@ class Shopping:
             "ApproximatePages": 1,
             "MoreResults": False,
         }
+
+    def find_half_products(self, query: Mapping[str, str]) -> dict:
+        """FindHalfProducts: FindProducts' answer with the products inside ``Products``
+        (eBay's HalfProductsType), the shape ql.io's own tests of the call read."""
+        found = self.find_products(query)
+        return {"Products": {"Product": found.pop("Product")}, **found}
 
     def find_popular_items(self, query: Mapping[str, str]) -> dict:
         items = self.market.search(keywords=query.get("QueryKeywords"), category=query.get("CategoryID"))

@@ -30,7 +30,10 @@ from .trading_listing import ListingCalls
 from .trading_messages import MessageCalls
 from .trading_meta import MetaCalls
 from .trading_orders import OrderCalls
+from .trading_promotions import PromotionCalls
+from .trading_reference import ReferenceCalls
 from .trading_sellerlist import SellerListCalls
+from .trading_sellertools import SellerToolCalls
 from .trading_sellingmanager import SellingManagerCalls
 from .trading_templates import TemplateCalls
 from .wire import TRADING_NS, BadRequest, get, parse_request, to_xml
@@ -54,6 +57,9 @@ class Trading(
     TemplateCalls,
     MetaCalls,
     AccountCalls,
+    ReferenceCalls,
+    PromotionCalls,
+    SellerToolCalls,
 ):
     def __init__(self, market: Marketplace):
         self.market = market

@@ -36,7 +36,7 @@ class UdfModule:
 def load_udf_module(name: str, dirs: CodeDirs) -> UdfModule:
     """``require("x.py")`` (or ``"x.js"``, or ``"x"``): a module file found through
     ``dirs``, never an installed module imported by name."""
-    file = name if name.endswith((".py", ".js")) else name + ".py"
+    file = name if name.endswith((".py", ".js")) or name.startswith("javascript:") else name + ".py"
     return UdfModule(name, load_module(file, dirs, what="udf"))
 
 

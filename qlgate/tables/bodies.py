@@ -1,4 +1,5 @@
-"""Request body templates (spec §10.5): Mustache, Jinja2 and form-urlencoded.
+"""Request body templates (spec §10.5): Mustache, Jinja2, form-urlencoded and ql.io's
+EJS (JavaScript, run in the sandbox: ``qlgate/js/ejs.py``).
 
 Values are escaped for the body's media type: XML/HTML escaping for XML, JSON
 string escaping for JSON (HTML entities would corrupt a JSON body), none for
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -158,12 +159,13 @@ JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 class BodyTemplate:
     """A compiled body template: its engine, source and declared media type."""
 
-    engine: str  # mustache | jinja | form
+    engine: str  # mustache | jinja | form | ejs
     media_type: str
     source: str  # template text (for describe)
     file: str | None  # file name as written in the table
     path: Path | None  # resolved file rendered (a .j2 sibling for .ejs)
     foreach: str | None
+    ejs: Any = field(default=None, compare=False, repr=False)  # the compiled EjsTemplate (engine "ejs")
 
     @classmethod
     def load(cls, file: str, media_type: str, foreach: str | None, dirs: CodeDirs) -> BodyTemplate:
@@ -176,14 +178,10 @@ class BodyTemplate:
         elif path.name.endswith(JINJA_SUFFIXES):
             engine = "jinja"
         elif path.name.endswith(".ejs"):
+            # a Jinja2 port beside it is what its deployer wrote for qlgate: it runs; else the EJS itself
             sibling = next((path.with_suffix(s) for s in JINJA_SUFFIXES if path.with_suffix(s).is_file()), None)
             if sibling is None:
-                raise TemplateError(
-                    f"body template '{file}' is EJS; add a Jinja2 port beside it "
-                    f"({path.with_suffix('.j2').name}) — the JavaScript EJS renderer "
-                    "is not installed",
-                    status=400,
-                )
+                return cls._ejs(file, path, media_type, foreach, dirs)
             engine, rendered = "jinja", sibling
         else:
             engine = "mustache"
@@ -203,6 +201,25 @@ class BodyTemplate:
             except jinja2.TemplateSyntaxError as e:
                 raise TemplateError(f"{rendered.name}:{e.lineno}: {e.message}", status=400) from None
         return cls(engine, media_type, source, file, rendered, foreach)
+
+    @classmethod
+    def _ejs(cls, file: str, path: Path, media_type: str, foreach: str | None, dirs: CodeDirs) -> BodyTemplate:
+        from ..js.ejs import EjsTemplate
+        from ..js.modules import display_name
+
+        source = read_text(path, "body template")
+        template = EjsTemplate(source, display_name(path, dirs.roots), media_type)
+        template.check()
+        return cls("ejs", media_type, source, file, path, foreach, template)
+
+    async def render_async(self, view: ParamView, params: dict[str, Any], extra: dict[str, Any]) -> str:
+        """The body; an EJS template renders on the sandbox's thread, off the event loop."""
+        if self.ejs is None:
+            return self.render(view, params, extra)
+        from ..js.ejs import ejs_locals
+        from ..js.sandbox import call_time_ms
+
+        return await self.ejs.render(ejs_locals(view.flat(), extra, self), call_time_ms())
 
     def render(self, view: ParamView, params: dict[str, Any], extra: dict[str, Any]) -> str:
         return render_body(self.engine, self.source, self.media_type, view, params, extra, self.path)

@@ -30,6 +30,19 @@ class UnresolvedConfig(StatementError):
     status = 500
 
 
+QLIO_TOP_KEYS = frozenset({"tables", "auth", "proxy", "ebay"})
+
+
+def qlio_layout(config: Any) -> bool:
+    """Is this ql.io's config layout (issue 30): everything under ``tables``, with at most
+    what points it somewhere (``ebay``: the environment, ``proxy``, and the ``auth`` the
+    emulator adds)? Then a ``{config.…}`` token naming nothing stands empty, as ql.io
+    filled it, and ``qlgate check`` warns instead of failing: ql.io's own eBay tree
+    reads keys its ``config/dev.json`` never had (``tables.ebay.shopping.siteid``)."""
+    data = getattr(config, "data", config)
+    return isinstance(data, dict) and "tables" in data and set(data) <= QLIO_TOP_KEYS
+
+
 def is_config_ref(text: str) -> bool:
     return text.startswith(("config.", "config["))
 

@@ -14,7 +14,9 @@ from ..lang import ast
 from ..lang.templates import Template, Token, parse_reference, parse_template, resolve_reference
 from ..values import MISSING, is_scalar, to_text
 from .bodies import BodyTemplate
+from .config_refs import qlio_layout
 from .files import CodeDirs
+from .js_patches import JsPatch, py_twin_exists
 from .patches import Patch, load_module
 from .shapes import ArrayPaths
 
@@ -36,6 +38,7 @@ def partial_interpolate(template: Template, config: Any) -> Template:
     if not template.tokens:
         return template
     lookup = _config_lookup(config)
+    empty_when_missing = qlio_layout(config)  # ql.io filled a key its config lacks with ""
     parts: list[Any] = []
     changed = False
     for part in template.parts:
@@ -44,6 +47,8 @@ def partial_interpolate(template: Template, config: Any) -> Template:
             ref = parse_reference(text) if text else None
             if ref and ref[0] == "config":
                 value = resolve_reference(ref[0], ref[1], lookup)
+                if value is MISSING and empty_when_missing:
+                    value = ""
                 if is_scalar(value):
                     parts.append(to_text(value))
                     changed = True
@@ -77,6 +82,8 @@ def operand_default(operand: ast.Operand, config: Any) -> Any:
             value = resolve_reference(ref[0], ref[1], _config_lookup(config))
             if value is not MISSING:
                 return value
+            if qlio_layout(config):
+                return ""
         return template
     return partial_interpolate(template, config)
 
@@ -90,7 +97,7 @@ class Mapping:
     headers: tuple[tuple[Template, Template], ...]
     defaults: dict[str, Any]
     aliases: dict[str, str]
-    patch: Patch | None
+    patch: Patch | JsPatch | None
     body: BodyTemplate | None
     auth: Patch | None
     resultset: str
@@ -144,6 +151,14 @@ class Table:
     by_caller: bool = False  # defined in a caller's script: the headers it may set are limited
 
 
+def load_patch(file: str, dirs: CodeDirs) -> Patch | JsPatch:
+    """``using patch 'x.js'``: ql.io's JavaScript module in the sandbox, unless a Python
+    port ``x.py`` stands beside it (the deployer's choice for qlgate, which runs)."""
+    if file.endswith(".js") and not py_twin_exists(file, dirs):
+        return JsPatch.load(file, dirs)
+    return Patch(load_module(file, dirs), file)
+
+
 def compile_table(
     create: ast.CreateTable, config: Any, dirs: CodeDirs, *, file: str | None = None, view_only: bool = False
 ) -> Table:
@@ -152,7 +167,7 @@ def compile_table(
     mappings: dict[str, Mapping] = {}
     for m in create.mappings:
         try:
-            patch = Patch(load_module(m.patch, dirs), m.patch) if m.patch else None
+            patch = load_patch(m.patch, dirs) if m.patch else None
             auth = Patch(load_module(m.auth, dirs, what="auth"), m.auth) if m.auth else None
             body = BodyTemplate.load(m.body.template, m.body.media_type, m.body.foreach, dirs) if m.body else None
             arrays = ArrayPaths.compile(m.arrays) if m.arrays else None
@@ -160,6 +175,10 @@ def compile_table(
             e.line = e.line or (m.pos.line if m.pos else create.pos.line)
             raise
         uri = partial_interpolate(parse_template(m.uri), config)
+        if qlio_layout(config) and uri.raw != m.uri and "{" in uri.raw:
+            # ql.io filled the config in first and read the result as the URI template, so a
+            # config value may hold tokens of its own (its eBay tree's getHistograms.url)
+            uri = parse_template(uri.raw)
         headers = tuple(
             (
                 partial_interpolate(parse_template(p.name), config),

@@ -35,7 +35,16 @@ log = logging.getLogger("qlgate.tables.patches")
 def load_module(file: str, dirs: CodeDirs, *, what: str = "patch") -> ModuleType:
     """Load (once) the Python module ``file`` names, found through ``dirs`` (inside
     the deployment's trees only); ``.js`` names resolve to ``.py``."""
+    if what == "udf" and file.startswith("javascript:"):  # written in the script itself (trust.INLINE_JS)
+        from .js_patches import inline_udf_module
+
+        return inline_udf_module(file[len("javascript:") :])
     name = file[:-3] + ".py" if file.endswith(".js") else file
+    if what == "udf" and file.endswith(".js") and not _exists(name, dirs, what):
+        # ql.io's JavaScript UDF module, run in the sandbox (a Python port beside it wins)
+        from .js_patches import js_udf_module
+
+        return js_udf_module(dirs.find(file, "udf module", suffixes=(".js",)), dirs.roots, file)
     path = dirs.find(name, f"{what} module", suffixes=(".py",))
     with _lock:
         module = _modules.get(path)
@@ -54,6 +63,14 @@ def load_module(file: str, dirs: CodeDirs, *, what: str = "patch") -> ModuleType
             sys.modules[mod_name] = module
             _modules[path] = module
     return module
+
+
+def _exists(name: str, dirs: CodeDirs, what: str) -> bool:
+    try:
+        dirs.find(name, f"{what} module", suffixes=(".py",))
+    except QlError:
+        return False
+    return True
 
 
 class Patch:

@@ -293,7 +293,7 @@ class RequestBuilder:
                 body_type = supplied.get("type") or body_type or "application/octet-stream"
                 content = render_mustache(str(supplied["content"]), {"params": params, **extra}, body_type)
             elif template is not None:
-                content = template.render(view, params, extra)
+                content = await template.render_async(view, params, extra)
         if hooks.has("patch_body"):
             body = HookContext(type=body_type, content=content, opaque=opaque_text)
             result = await hooks.call(

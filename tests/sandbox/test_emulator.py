@@ -38,7 +38,7 @@ async def test_auth_root_element_and_call_checks(trading):
     assert error_code(await trading("GetItem", "<ItemID>1</ItemID>", token="WRONG")) == ("Failure", 931)
     assert error_code(await trading("AddItem", body=doc("SetNotificationPreferences", ""))) == ("Failure", 10012)
     assert error_code(await trading("GetItem", body="<not xml")) == ("Failure", 5)
-    assert error_code(await trading("GetAccount")) == ("Failure", 2)
+    assert error_code(await trading("GetNoSuchThing")) == ("Failure", 2)
     assert error_code(await trading("GetItem", headers={"X-EBAY-API-APP-NAME": "NOPE"})) == ("Failure", 10017)
 
 

@@ -13,6 +13,7 @@ from lark import v_args
 from lark.tree import Meta
 
 from .. import ast
+from ..templates import Template
 from . import literals as lit
 from .rules import Children, Rules
 
@@ -24,6 +25,10 @@ class ValueRules(Rules):
         name = str(children[0])
         args = tuple(children[1:])
         if name == "require":
+            value = args[0].value if len(args) == 1 and isinstance(args[0], ast.JsonLiteral) else None
+            if isinstance(value, Template) and value.raw.startswith("javascript:"):
+                # a JavaScript module written inline: its braces are code, not interpolation
+                return ast.Require(value.raw, lit.pos(meta))
             if len(args) != 1 or not isinstance(args[0], ast.JsonLiteral) or not isinstance(args[0].value, str):
                 raise lit.ErrorAt("require takes one quoted module name", meta.line, meta.column)
             return ast.Require(args[0].value, lit.pos(meta))

@@ -1,0 +1,3 @@
+import pytest
+
+pytest.importorskip("quickjs", reason="the js extra (quickjs) is not installed")
