@@ -31,8 +31,10 @@ from .describe import (
     handle_table,
     handle_tables,
 )
+from .exposition import handle_metrics
 from .gateway import Gateway
 from .jobs_api import LongPolls, add_jobs_api
+from .metrics import Metrics
 from .policy import GatewayPolicy
 from .router import ANY, CATCH_ALL, Router
 from .scripts import Compiler, handle_q, handle_route
@@ -65,6 +67,7 @@ def build_app(
         gatekeeper=Gatekeeper.from_config(engine.config.data, insecure=insecure),
         router=router,
         compiler=Compiler(),  # callers' scripts compile here, one at a time, off the event loop
+        metrics=Metrics(engine.tables, engine.api_types),
     )
     for route in engine.routes:
         try:
@@ -84,6 +87,7 @@ def build_app(
     router.add("GET", "/route", handle_route_info)
     router.add("GET", "/routes/{method}/{path:rest}", handle_route_page)
     router.add("GET", "/health", handle_health)
+    router.add("GET", "/metrics", handle_metrics)
     if jobs is not None:
         gateway.jobs = jobs
         gateway.long_polls = LongPolls()

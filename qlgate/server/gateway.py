@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .auth import Gatekeeper
     from .jobs_api import LongPolls
     from .logsink import LogSink
+    from .metrics import Metrics
+    from .metrics_share import MetricsShare
     from .policy import GatewayPolicy
     from .router import Router
     from .scripts import Compiler
@@ -43,6 +45,8 @@ class Gateway:
     long_polls: LongPolls | None = None
     console: bool = False
     access_log: LogSink | None = None  # ``qlgate serve``'s; else lines go to the logger qlgate.access
+    metrics: Metrics | None = None  # what GET /metrics counts (None: not counted)
+    metrics_share: MetricsShare | None = None  # ``--workers``: the other workers' counts
     closers: list[Closer] = field(default_factory=list)  # run by ``close``, last added first
     closed: bool = False
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
+import tempfile
 from functools import partial
 from typing import Any
 
@@ -43,6 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="access_log",
         action="store_false",
         help="do not write the access log (one JSON line per request on stderr)",
+    )
+    parser.add_argument(
+        "--no-metrics",
+        dest="metrics",
+        action="store_false",
+        help="do not count for GET /metrics (it answers an empty page)",
     )
     parser.add_argument(
         "--workers",
@@ -107,10 +115,13 @@ def run(args: argparse.Namespace) -> int:
         run_gateway(args, config)
         return 0
     config, emulator = _shared_emulator(config)
+    # each worker's metrics snapshot, for the one that answers /metrics (metrics_share.py)
+    args.metrics_dir = tempfile.mkdtemp(prefix="qlgate-metrics-")
     try:
         gateway = partial(run_gateway, args, config, reuse_port=True, emulator=False)
         return Supervisor(gateway, workers, name="worker", stop_timeout=STOP_SECONDS).run()
     finally:
+        shutil.rmtree(args.metrics_dir, ignore_errors=True)
         if emulator is not None:
             emulator.terminate()
             emulator.join(5)

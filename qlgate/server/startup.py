@@ -28,6 +28,7 @@ from .banner import lines as banner_lines
 from .gateway import Gateway
 from .listen import bind_failure, is_bind_failure
 from .logsink import LogSink, LogSinkHandler
+from .metrics_share import MetricsShare
 from .server import DRAIN_SECONDS, Server
 
 log = logging.getLogger("qlgate.server")
@@ -150,6 +151,14 @@ async def open_gateway(
         insecure=getattr(args, "insecure", False),
     )
     gateway.on_close(lambda: stop_jobs(gateway))
+    if not getattr(args, "metrics", True):
+        gateway.metrics = None
+    metrics_dir = getattr(args, "metrics_dir", None)
+    if metrics_dir and gateway.metrics is not None:  # --workers: every worker's counts in each scrape
+        share = gateway.metrics_share = MetricsShare(metrics_dir, index, gateway, gateway.metrics)
+        share.resume()
+        share.start()
+        gateway.on_close(share.stop)
     if getattr(args, "access_log", True):
         gateway.access_log = sink
     else:  # nor through the logger the access log falls back to
