@@ -36,6 +36,7 @@ from .gateway import Gateway
 from .jobs_api import LongPolls, add_jobs_api
 from .metrics import Metrics
 from .policy import GatewayPolicy
+from .readiness import checks_of, handle_ready
 from .router import ANY, CATCH_ALL, Router
 from .scripts import Compiler, handle_q, handle_route
 
@@ -88,6 +89,7 @@ def build_app(
     router.add("GET", "/routes/{method}/{path:rest}", handle_route_page)
     router.add("GET", "/health", handle_health)
     router.add("GET", "/metrics", handle_metrics)
+    router.add("GET", "/ready", handle_ready)
     if jobs is not None:
         gateway.jobs = jobs
         gateway.long_polls = LongPolls()
@@ -96,4 +98,5 @@ def build_app(
         add_console(router, adhoc_enabled=policy.q_endpoint, auth=not gateway.gatekeeper.open)
         gateway.console = True
     router.add(ANY, CATCH_ALL, handle_route)
+    gateway.readiness = checks_of(gateway)
     return gateway

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .metrics import Metrics
     from .metrics_share import MetricsShare
     from .policy import GatewayPolicy
+    from .readiness import Check
     from .router import Router
     from .scripts import Compiler
 
@@ -47,6 +48,7 @@ class Gateway:
     access_log: LogSink | None = None  # ``qlgate serve``'s; else lines go to the logger qlgate.access
     metrics: Metrics | None = None  # what GET /metrics counts (None: not counted)
     metrics_share: MetricsShare | None = None  # ``--workers``: the other workers' counts
+    readiness: dict[str, Check] = field(default_factory=dict)  # GET /ready's checks, by service
     closers: list[Closer] = field(default_factory=list)  # run by ``close``, last added first
     closed: bool = False
 

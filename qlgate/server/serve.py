@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if workers == 1:
         run_gateway(args, config)
         return 0
-    config, emulator = _shared_emulator(config)
+    config, emulator, args.emulator_base = _shared_emulator(config)  # each worker's /ready checks it
     # each worker's metrics snapshot, for the one that answers /metrics (metrics_share.py)
     args.metrics_dir = tempfile.mkdtemp(prefix="qlgate-metrics-")
     try:
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
 _EMULATED = {"ebay": {"environment": "emulator"}}
 
 
-def _shared_emulator(config: Any) -> tuple[Any, Any]:
+def _shared_emulator(config: Any) -> tuple[Any, Any, str | None]:
     """When the config wants the eBay emulator: one process of it for every
     worker, so they all see the same marketplace, and the config pointed at it."""
     import multiprocessing
@@ -140,7 +140,7 @@ def _shared_emulator(config: Any) -> tuple[Any, Any]:
     from ..ports import free_port
 
     if not wants_emulator(config):
-        return with_ebay_endpoints(config), None
+        return with_ebay_endpoints(config), None, None
     port = free_port()
     config = Config.from_dict(
         # the workers see an eBay already set up, as the emulator (the banner says so)
@@ -153,7 +153,7 @@ def _shared_emulator(config: Any) -> tuple[Any, Any]:
         target=_run_emulator, args=(port,), name="qlgate-emulator", daemon=True
     )
     emulator.start()
-    return config, emulator
+    return config, emulator, f"http://127.0.0.1:{port}"
 
 
 def _run_emulator(port: int) -> None:

@@ -29,6 +29,7 @@ from .gateway import Gateway
 from .listen import bind_failure, is_bind_failure
 from .logsink import LogSink, LogSinkHandler
 from .metrics_share import MetricsShare
+from .readiness import checks_of
 from .server import DRAIN_SECONDS, Server
 
 log = logging.getLogger("qlgate.server")
@@ -151,6 +152,9 @@ async def open_gateway(
         insecure=getattr(args, "insecure", False),
     )
     gateway.on_close(lambda: stop_jobs(gateway))
+    emulator_base = getattr(args, "emulator_base", None)
+    if emulator_base:  # --workers: the supervisor's emulator, which /ready checks too
+        gateway.readiness = checks_of(gateway, emulator_base)
     if not getattr(args, "metrics", True):
         gateway.metrics = None
     metrics_dir = getattr(args, "metrics_dir", None)
