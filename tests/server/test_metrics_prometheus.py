@@ -17,11 +17,14 @@ import time
 import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.sandbox.test_cli import free_port, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PROMETHEUS = shutil.which("prometheus")
 pytestmark = pytest.mark.skipif(
@@ -143,6 +146,22 @@ def test_prometheus_scrapes_two_workers(tmp_path):
         assert until(prom, "count(qlgate_process_resident_memory_bytes)", 2) == 2
         ratio = query(prom, "qlgate_cache_hit_ratio")
         assert ratio == pytest.approx((requests - sent) / requests)
+        # the dashboard's queries are PromQL Prometheus accepts, and most have data here
+        dashboard = json.loads((ROOT / "docs" / "grafana-dashboard.json").read_text())
+        deadline = time.monotonic() + 30
+        while (query(prom, 'count_over_time(up{job="qlgate"}[1m])') or 0) < 4:  # a rate needs samples
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+        answered = 0
+        for panel in dashboard["panels"]:
+            for target in panel["targets"]:
+                expr = target["expr"].replace("$__rate_interval", "1m")
+                url = f"{prom}/api/v1/query?" + urllib.parse.urlencode({"query": expr})
+                with urllib.request.urlopen(url, timeout=5) as resp:
+                    reply = json.loads(resp.read())
+                assert reply["status"] == "success", (panel["title"], reply)
+                answered += bool(reply["data"]["result"])
+        assert answered >= 8
     finally:
         if prometheus is not None:
             prometheus.terminate()
