@@ -12,6 +12,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from .metrics import BUCKETS, Family, copy_families, merge_into
+from .metrics_live import live_families
 from .response import Response
 
 if TYPE_CHECKING:
@@ -90,6 +91,8 @@ async def handle_metrics(request: Request) -> Response:
 
         per_process = [process_stats(gateway, 0)]
     gauges(families, per_process)
+    for family in await live_families(gateway):  # the deployment's: read, not added across workers
+        families[family.name] = family
     return Response(render(families).encode(), content_type=CONTENT_TYPE)
 
 

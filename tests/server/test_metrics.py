@@ -6,13 +6,17 @@ secret or URL in any label."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
+import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from qlgate.engine.engine import Engine
 from qlgate.limits.open import close_limits, host_limits
+from qlgate.server.app import build_app
 from qlgate.server.metrics import CALLER
+from qlgate.server.metrics_live import OTHER
 from tests.conftest import served
 
 TABLES = {
@@ -133,3 +137,39 @@ async def test_metrics_need_the_admin_scope_when_keys_are_configured(make_engine
         status, text = await scrape(session, headers={"Authorization": "Bearer ops-key-123456789"})
     assert status == 200 and "qlgate_requests_total" in text
     assert "key-123456789" not in text
+
+
+async def test_jobs_limits_and_quota_are_the_deployments(upstream, make_engine, tmp_path):
+    """The embedded job backend's jobs by type and the limits store's quota, read when scraped."""
+    from qlgate.jobs.factory import open_job_backend
+    from qlgate.jobs.local import LocalJobs
+    from qlgate.limits.rate import Rate
+    from tests.gateway_server import GatewayTestServer
+
+    database = tmp_path / "jobs.sqlite"
+    records = LocalJobs(database)
+    records.set_limit("shop", 2)
+    records.set_rate("shop", Rate(1000, "day"))
+    records.close()
+    upstream.reply("GET", "/items", json_body={"id": 1})
+    engine = make_engine(TABLES, {"base": upstream.base, "secretKey": "k", "jobs": {"database": str(database)}})
+    jobs, stop_jobs = open_job_backend(SimpleNamespace(zookeeper=None), engine, runs_jobs=False)
+    gateway = build_app(engine, jobs=jobs)
+    gateway.on_close(stop_jobs)
+    async with GatewayTestServer(gateway) as server, aiohttp.ClientSession(base_url=server.make_url("")) as session:
+        jobs_sent = (
+            {"script": 'return select * from shop.items where id = "1";'},  # its type: shop
+            {"script": 'return "no table";', "types": ["made.up.by.caller"]},  # a type its submitter named
+        )
+        for body in jobs_sent:
+            async with session.post("/jobs", json=body) as resp:
+                assert resp.status in (200, 201, 202), await resp.text()
+        async with session.get("/q", params={"s": 'return select * from shop.items where id = "3";'}) as resp:
+            assert resp.status == 200, await resp.text()
+        _, text = await scrape(session)
+    found = samples(text)
+    assert value(found, "qlgate_jobs", api="shop", state="waiting") == 1  # not run: runs_jobs=False
+    assert value(found, "qlgate_jobs", api=OTHER, state="waiting") == 1
+    assert "made.up.by.caller" not in text
+    assert value(found, "qlgate_jobs_limit", api="shop") == 2
+    assert value(found, "qlgate_quota_left_today", api="shop") == 999
