@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,33 +82,43 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _probe(args: argparse.Namespace) -> int:
-    from ..tables.describe import declared_example
     from ..workspace import Workspace, load_config
 
     state_path = Path(args.state)
-    state = _read_state(state_path)
     config = load_config(args.config)
-    reports = []
     async with await Workspace.open(tables=args.tables, routes=args.routes, config=config) as workspace:
-        engine = workspace.engine
-        spent: dict[str, int] = {}
-        for table in engine.tables.tables():
-            if args.prefixes and not any(table.name.startswith(p) for p in args.prefixes):
-                continue
-            example = declared_example(table)
-            if example is None:
-                continue
-            api = engine.api_types.of(table.name)
-            report = await _one(engine, table.name, example, api, spent, args, state)
-            reports.append(report)
-            _print(report, args.json)
-    state_path.parent.mkdir(parents=True, exist_ok=True)
-    state_path.write_text(json.dumps(state, indent=1, sort_keys=True))
+        reports = await probe_tables(workspace.engine, args, state_path, lambda report: _print(report, args.json))
     if not reports:
         raise UsageError(
             "no table has an '-- Example:' line to probe" + (" under those prefixes" if args.prefixes else "")
         )
     return EXIT_FAILURE if any(r["status"] in ("failed", "changed") for r in reports) else EXIT_OK
+
+
+async def probe_tables(
+    engine: Any, args: Any, state_path: Path, each: Callable[[dict[str, Any]], None] | None = None
+) -> list[dict[str, Any]]:
+    """Probe the tables with an ``Example:`` line (``args``: prefixes, budget, timeout),
+    comparing with and updating the shapes kept at ``state_path``; ``each`` sees every
+    report as it comes. The gateway's ``serve --probe-every`` runs this too."""
+    from ..tables.describe import declared_example
+
+    state = _read_state(state_path)
+    reports = []
+    spent: dict[str, int] = {}
+    for table in engine.tables.tables():
+        if args.prefixes and not any(table.name.startswith(p) for p in args.prefixes):
+            continue
+        example = declared_example(table)
+        if example is None:
+            continue
+        report = await _one(engine, table.name, example, engine.api_types.of(table.name), spent, args, state)
+        reports.append(report)
+        if each is not None:
+            each(report)
+    state_path.parent.mkdir(parents=True, exist_ok=True)
+    state_path.write_text(json.dumps(state, indent=1, sort_keys=True))
+    return reports
 
 
 async def _one(

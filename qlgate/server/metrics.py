@@ -115,6 +115,14 @@ def _families() -> dict[str, Family]:
             "counter",
             "Identical reads within one run made once (not in the upstream calls).",
         ),
+        # serve --probe-every: set by the first worker's probes (``probing.py``), none otherwise
+        Family(
+            "qlgate_table_probe_up",
+            "gauge",
+            "1 when the table's Example answered with its last good shape, 0 when it failed or changed.",
+            ("table",),
+        ),
+        Family("qlgate_table_probe_duration_seconds", "gauge", "Time the table's last probe took.", ("table",)),
     ]
     return {family.name: family for family in found}
 

@@ -47,6 +47,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="do not write the access log (one JSON line per request on stderr)",
     )
     parser.add_argument(
+        "--probe-every",
+        type=float,
+        metavar="SECONDS",
+        help="probe the tables' examples in the background (qlgate probe) and export the results in /metrics",
+    )
+    parser.add_argument(
+        "--probe-state",
+        default=".qlgate/probe.json",
+        metavar="FILE",
+        help="where --probe-every keeps the last good shapes (default %(default)s)",
+    )
+    parser.add_argument(
         "--no-metrics",
         dest="metrics",
         action="store_false",

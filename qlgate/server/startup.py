@@ -29,6 +29,7 @@ from .gateway import Gateway
 from .listen import bind_failure, is_bind_failure
 from .logsink import LogSink, LogSinkHandler
 from .metrics_share import MetricsShare
+from .probing import start_probing
 from .readiness import checks_of
 from .server import DRAIN_SECONDS, Server
 
@@ -155,6 +156,9 @@ async def open_gateway(
     emulator_base = getattr(args, "emulator_base", None)
     if emulator_base:  # --workers: the supervisor's emulator, which /ready checks too
         gateway.readiness = checks_of(gateway, emulator_base)
+    every = getattr(args, "probe_every", None)
+    if every and index == 0:  # one worker probes: N would spend the partners' quota N times
+        start_probing(gateway, max(1.0, every), args.probe_state)
     if not getattr(args, "metrics", True):
         gateway.metrics = None
     metrics_dir = getattr(args, "metrics_dir", None)
