@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._version import __version__
-from .commands import auth, authoring, completion, daemons, importing, jobs, sandbox, script
+from .commands import auth, authoring, completion, daemons, importing, jobs, probe, sandbox, script
 from .commands import config as config_command
 from .commands import shell as shell_command
 from .commands.report import EXIT_BROKEN_PIPE, EXIT_CODES, EXIT_INTERRUPTED, fail
@@ -119,6 +119,16 @@ COMMANDS: tuple[Command, ...] = (
         """examples:
   qlgate import openapi petstore.yaml --name acme.pets --out tables/acme/pets
   qlgate import openapi petstore.json --name acme.pets --out tables/acme/pets --force""",
+    ),
+    Command(
+        "probe",
+        "run each table's Example against its upstream; report status, time and shape changes",
+        probe.DESCRIPTION,
+        probe.add_arguments,
+        probe.run,
+        """examples:
+  qlgate probe                                   # every table with an -- Example: line
+  qlgate probe ebay.buy --budget 5 --json        # eBay's Buy tables, 5 calls per API type at most""",
     ),
     Command(
         "sandbox",

@@ -60,6 +60,14 @@ class Diagnostics:
     finished: float | None = None
     calls: list[CallRecord] = field(default_factory=list)
     coalesced: int = 0  # identical reads of the same run made once (not in ``calls``)
+    # calls its API type's limits refused before they were sent (no record in ``calls``):
+    # (API type, limit) each, for the gateway's metrics; None until there is one
+    refused: list[tuple[str, str]] | None = None
+
+    def refuse(self, api: str, limit: str) -> None:
+        if self.refused is None:
+            self.refused = []
+        self.refused.append((api, limit))
 
     @property
     def sent(self) -> int:

@@ -34,6 +34,7 @@ from ..diagnostics import CallRecord
 from ..errors import QlError, RequestBytesExceeded, UpstreamTimeout, UpstreamUnavailable
 from ..http.client import HttpClient, HttpRequest, HttpResponse
 from ..limits.api_types import ApiTypes
+from ..limits.errors import LimitExceeded
 from ..limits.gate import CallLimits, Ticket
 from ..trust import url_origin
 from .backoff import BackoffBoard, Delays, failed_status, retry_after_seconds
@@ -187,9 +188,11 @@ class Guarded:
                 if limits is not None:
                     limits.release(ticket)
                 ticket = None
-        except BaseException:
+        except BaseException as error:
             if limits is not None:
                 limits.release(ticket)
+            if isinstance(error, LimitExceeded):  # counted for the metrics: the refusal leaves no CallRecord
+                runs.diagnostics.refuse(error.details["api"], error.details["limit"])
             raise
         if ticket is not None:
             call.queued = ticket.queued

@@ -31,6 +31,7 @@ from ..limits.gate import CallLimits
 from ..oauth.manager import TokenManager
 from ..request_info import RequestInfo
 from ..routes import Route, load_routes_dir
+from ..tables import lifecycle
 from ..tables.files import CodeDirs
 from ..tables.index import open_tables
 from ..tables.model import Table, compile_table
@@ -41,7 +42,7 @@ from .options import DEFAULT, RunOptions
 from .plan_cache import SharedPlans
 from .planner import Plan, compile_script
 from .run import Run
-from .script_checks import check_credentials, check_param_names, load_named, shares_safely
+from .script_checks import check_credentials, check_param_names, declared_lifecycle, load_named, shares_safely
 from .warm import call_path_imported, import_call_path
 
 if TYPE_CHECKING:
@@ -60,6 +61,8 @@ class Compiled:
     writes: bool = False  # may change something upstream (the gateway runs those on POST only)
     # may its runs share decoded answers with other runs (``script_checks.shares_safely``)?
     shareable: bool = False
+    # the tables it calls that declare ``deprecated``/``retired``: checked at each run's start
+    lifecycle: tuple[Table, ...] = ()
 
 
 @dataclass
@@ -266,8 +269,9 @@ class Engine:
         writes = any(isinstance(node, (ast.Insert, ast.Update, ast.Delete)) for node in walk(parsed)) or any(
             m.method != "get" for table in inline for m in table.mappings.values()
         )
+        registry = self._registry(tuple(inline))
         return Compiled(
-            plan, tuple(inline), trust, writes, shares_safely(self._registry(tuple(inline)), parsed)
+            plan, tuple(inline), trust, writes, shares_safely(registry, parsed), declared_lifecycle(registry, parsed)
         ), parsed
 
     def _registry(self, inline: tuple[Table, ...]) -> TableRegistry:
@@ -310,8 +314,11 @@ class Engine:
         options = options.but(**changes)
         if options.shares_answers and not compiled.shareable:
             options = options.but(shares_answers=False)
+        warned = lifecycle.check(compiled.lifecycle) if compiled.lifecycle else None  # a retired table: nothing sent
         tables = self._registry(compiled.inline)
         run = Run(self, compiled.plan, tables, options, compiled.trust)
+        if warned:
+            run.warnings.extend(warned)
         try:
             value, headers = await run.execute()
         except QlError as error:

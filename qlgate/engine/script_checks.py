@@ -15,6 +15,7 @@ from ..errors import QlError, UnknownParameter
 from ..lang import ast
 from ..lang.walk import walk
 from ..suggest import nearest
+from ..tables.model import Table
 from ..tables.param_names import unknown_name
 from ..tables.registry import TableRegistry
 from ..trust import Trust
@@ -153,3 +154,20 @@ def shares_safely(tables: TableRegistry, parsed: ast.Script) -> bool:
             if mapping.patch is not None or mapping.auth is not None or (body is not None and body.engine == "jinja"):
                 return False
     return True
+
+
+def declared_lifecycle(tables: TableRegistry, parsed: ast.Script) -> tuple[Table, ...]:
+    """The tables the script names that declare ``deprecated`` or ``retired``
+    (``tables/lifecycle.py``): each run checks them, against its own day, before it
+    sends anything. Empty for nearly every script: the run's start costs nothing."""
+    found: dict[str, Table] = {}
+    for node in walk(parsed):
+        if not isinstance(node, ast.Source):
+            continue
+        try:
+            table = tables.find(node.name)
+        except QlError:  # ambiguous: the run says so
+            continue
+        if table is not None and (table.retired is not None or table.deprecated is not None):
+            found[table.name] = table
+    return tuple(found.values())

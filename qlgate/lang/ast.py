@@ -204,7 +204,18 @@ class MappingDef:
     expires: int | None = None
     expect: tuple[tuple[str, bool], ...] = ()
     arrays: tuple[str, ...] = ()  # ``with arrays 'a.b', …``: paths of the result set always arrays
+    deprecated: Lifecycle | None = None
+    retired: Lifecycle | None = None
     pos: Pos | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lifecycle:
+    """``deprecated 'DATE' use 'other.table'`` / ``retired 'DATE'``: when the partner
+    deprecated (or retires) the API behind a table, and what replaces it."""
+
+    date: str  # YYYY-MM-DD, checked by the parser
+    use: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

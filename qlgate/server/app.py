@@ -31,9 +31,12 @@ from .describe import (
     handle_table,
     handle_tables,
 )
+from .exposition import handle_metrics
 from .gateway import Gateway
 from .jobs_api import LongPolls, add_jobs_api
+from .metrics import Metrics
 from .policy import GatewayPolicy
+from .readiness import checks_of, handle_ready
 from .router import ANY, CATCH_ALL, Router
 from .scripts import Compiler, handle_q, handle_route
 
@@ -66,6 +69,7 @@ def build_app(
         gatekeeper=Gatekeeper.from_config(view, insecure=insecure),
         router=router,
         compiler=Compiler(),  # callers' scripts compile here, one at a time, off the event loop
+        metrics=Metrics(engine.tables, engine.api_types),
     )
     for route in engine.routes:
         try:
@@ -85,6 +89,8 @@ def build_app(
     router.add("GET", "/route", handle_route_info)
     router.add("GET", "/routes/{method}/{path:rest}", handle_route_page)
     router.add("GET", "/health", handle_health)
+    router.add("GET", "/metrics", handle_metrics)
+    router.add("GET", "/ready", handle_ready)
     if jobs is not None:
         gateway.jobs = jobs
         gateway.long_polls = LongPolls()
@@ -93,4 +99,5 @@ def build_app(
         add_console(router, adhoc_enabled=policy.q_endpoint, auth=not gateway.gatekeeper.open)
         gateway.console = True
     router.add(ANY, CATCH_ALL, handle_route)
+    gateway.readiness = checks_of(gateway)
     return gateway

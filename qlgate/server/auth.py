@@ -47,6 +47,8 @@ PUBLIC = None
 # the router's (``router.py``); the catch-all "/{tail}" serves the named routes.
 ENDPOINTS: dict[tuple[str, str], str | None] = {
     ("*", "/health"): PUBLIC,
+    ("*", "/ready"): PUBLIC,  # for load balancers, as /health; it names services, never their addresses
+    ("*", "/metrics"): ADMIN,  # counts by table and route: an operator's, not every caller's
     ("*", "/console"): PUBLIC,  # the page itself: it asks for a key, then calls the rest
     ("*", "/console/"): PUBLIC,
     ("*", "/console/static/{file:rest}"): PUBLIC,

@@ -21,7 +21,10 @@ if TYPE_CHECKING:
     from .auth import Gatekeeper
     from .jobs_api import LongPolls
     from .logsink import LogSink
+    from .metrics import Metrics
+    from .metrics_share import MetricsShare
     from .policy import GatewayPolicy
+    from .readiness import Check
     from .router import Router
     from .scripts import Compiler
 
@@ -43,6 +46,9 @@ class Gateway:
     long_polls: LongPolls | None = None
     console: bool = False
     access_log: LogSink | None = None  # ``qlgate serve``'s; else lines go to the logger qlgate.access
+    metrics: Metrics | None = None  # what GET /metrics counts (None: not counted)
+    metrics_share: MetricsShare | None = None  # ``--workers``: the other workers' counts
+    readiness: dict[str, Check] = field(default_factory=dict)  # GET /ready's checks, by service
     closers: list[Closer] = field(default_factory=list)  # run by ``close``, last added first
     closed: bool = False
 

@@ -44,6 +44,18 @@ async def answer(request: Request) -> Response:
     _jsonp(request, response)
     _compress(request, response)
     accesslog.write(gateway, request, response.status, started)
+    metrics = gateway.metrics
+    if metrics is not None:  # counted at the same point, from what the access log reads
+        metrics.request(
+            request.endpoint,
+            request.route,
+            request.method,
+            response.status,
+            time.perf_counter() - started,
+            len(request.body),
+            len(response.body),
+            request.calls,
+        )
     return response
 
 

@@ -110,6 +110,7 @@ class Request:
         "params",
         "principal",
         "remote",
+        "route",
         "target",
         "writes",
     )
@@ -133,6 +134,7 @@ class Request:
         self.body_exists = body_exists
         self.endpoint = ""  # the serving endpoint's path pattern ("/q", "/jobs/{id}", "/{tail}"): the router's
         self.params: dict[str, str] = {}  # the pattern's variable parts
+        self.route = ""  # the route that answered ("GET /ebay/item/{id}"), for the metrics' label
         # noted while it is answered
         self.id = ""
         self.principal: Principal | None = None

@@ -225,6 +225,7 @@ async def _execute(
             )
             result = await workspace.engine.run_compiled(compiled, options)
     except QlError as error:
+        request.calls = error.diagnostics  # a failed run's calls count too (access log, metrics)
         return error_response(error, workspace, diagnostics, route=route)
     except TimeoutError:
         return _json(
@@ -351,6 +352,7 @@ async def handle_route(request: Request) -> Response:
     if picked is None:  # 405 with Allow, 400 (a required parameter missing) or 404
         return no_route(request, routes, query)
     route, bound = picked
+    request.route = f"{route.method.upper()} {route.path}"  # a pattern: the metrics' bounded label
     try:
         context: dict[str, Any] = dict(await parse_body(request))
     except QlError as error:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
+import tempfile
 from functools import partial
 from typing import Any
 
@@ -43,6 +45,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         dest="access_log",
         action="store_false",
         help="do not write the access log (one JSON line per request on stderr)",
+    )
+    parser.add_argument(
+        "--probe-every",
+        type=float,
+        metavar="SECONDS",
+        help="probe the tables' examples in the background (qlgate probe) and export the results in /metrics",
+    )
+    parser.add_argument(
+        "--probe-state",
+        default=".qlgate/probe.json",
+        metavar="FILE",
+        help="where --probe-every keeps the last good shapes (default %(default)s)",
+    )
+    parser.add_argument(
+        "--no-metrics",
+        dest="metrics",
+        action="store_false",
+        help="do not count for GET /metrics (it answers an empty page)",
     )
     parser.add_argument(
         "--workers",
@@ -109,11 +129,14 @@ def run(args: argparse.Namespace) -> int:
     if workers == 1:
         run_gateway(args, config)
         return 0
-    config, emulator = _shared_emulator(config)
+    config, emulator, args.emulator_base = _shared_emulator(config)  # each worker's /ready checks it
+    # each worker's metrics snapshot, for the one that answers /metrics (metrics_share.py)
+    args.metrics_dir = tempfile.mkdtemp(prefix="qlgate-metrics-")
     try:
         gateway = partial(run_gateway, args, config, reuse_port=True, emulator=False)
         return Supervisor(gateway, workers, name="worker", stop_timeout=STOP_SECONDS).run()
     finally:
+        shutil.rmtree(args.metrics_dir, ignore_errors=True)
         if emulator is not None:
             emulator.terminate()
             emulator.join(5)
@@ -122,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
 _EMULATED = {"ebay": {"environment": "emulator"}}
 
 
-def _shared_emulator(config: Any) -> tuple[Any, Any]:
+def _shared_emulator(config: Any) -> tuple[Any, Any, str | None]:
     """When the config wants the eBay emulator: one process of it for every
     worker, so they all see the same marketplace, and the config pointed at it."""
     import multiprocessing
@@ -132,7 +155,7 @@ def _shared_emulator(config: Any) -> tuple[Any, Any]:
     from ..ports import free_port
 
     if not wants_emulator(config):
-        return with_ebay_endpoints(config), None
+        return with_ebay_endpoints(config), None, None
     port = free_port()
     config = Config.from_dict(
         # the workers see an eBay already set up, as the emulator (the banner says so)
@@ -145,7 +168,7 @@ def _shared_emulator(config: Any) -> tuple[Any, Any]:
         target=_run_emulator, args=(port,), name="qlgate-emulator", daemon=True
     )
     emulator.start()
-    return config, emulator
+    return config, emulator, f"http://127.0.0.1:{port}"
 
 
 def _run_emulator(port: int) -> None:

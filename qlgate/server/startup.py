@@ -28,6 +28,9 @@ from .banner import lines as banner_lines
 from .gateway import Gateway
 from .listen import bind_failure, is_bind_failure
 from .logsink import LogSink, LogSinkHandler
+from .metrics_share import MetricsShare
+from .probing import start_probing
+from .readiness import checks_of
 from .server import DRAIN_SECONDS, Server
 
 log = logging.getLogger("qlgate.server")
@@ -164,6 +167,20 @@ async def open_gateway(
             await workspace.close()
         raise
     gateway.on_close(lambda: jobs.stop(gateway))
+    emulator_base = getattr(args, "emulator_base", None)
+    if emulator_base:  # --workers: the supervisor's emulator, which /ready checks too
+        gateway.readiness = checks_of(gateway, emulator_base)
+    every = getattr(args, "probe_every", None)
+    if every and index == 0:  # one worker probes: N would spend the partners' quota N times
+        start_probing(gateway, max(1.0, every), args.probe_state)
+    if not getattr(args, "metrics", True):
+        gateway.metrics = None
+    metrics_dir = getattr(args, "metrics_dir", None)
+    if metrics_dir and gateway.metrics is not None:  # --workers: every worker's counts in each scrape
+        share = gateway.metrics_share = MetricsShare(metrics_dir, index, gateway, gateway.metrics)
+        share.resume()
+        share.start()
+        gateway.on_close(share.stop)
     if getattr(args, "access_log", True):
         gateway.access_log = sink
     else:  # nor through the logger the access log falls back to

@@ -105,6 +105,12 @@ _COLUMNS_LINE = re.compile(r"^Columns:\s*([\w.]+)", re.M)
 _PLACEHOLDER = "…"
 
 
+def declared_example(table: Table) -> str | None:
+    """The table's own ``Example:`` line, if it has one (``qlgate probe`` runs it)."""
+    found = _EXAMPLE_LINE.search(table.doc)
+    return found.group(1).strip() if found else None
+
+
 def table_example(table: Table) -> str:
     """A script to start from (the console's "try it"): the table's own ``Example:``
     comment line, else its first verb with every required parameter that has no

@@ -150,6 +150,18 @@ class Table:
     config: dict[str, Any] | None = field(default=None, repr=False)
     by_caller: bool = False  # defined in a caller's script: the headers it may set are limited
 
+    @property
+    def deprecated(self) -> ast.Lifecycle | None:
+        """``deprecated 'DATE' use '…'`` on any of its mappings (``lifecycle.py``)."""
+        mappings = self.definition.mappings if self.definition is not None else ()
+        return next((m.deprecated for m in mappings if m.deprecated is not None), None)
+
+    @property
+    def retired(self) -> ast.Lifecycle | None:
+        """``retired 'DATE' use '…'`` on any of its mappings (``lifecycle.py``)."""
+        mappings = self.definition.mappings if self.definition is not None else ()
+        return next((m.retired for m in mappings if m.retired is not None), None)
+
 
 def load_patch(file: str, dirs: CodeDirs) -> Patch | JsPatch:
     """``using patch 'x.js'``: ql.io's JavaScript module in the sandbox, unless a Python

@@ -9,6 +9,7 @@ is refused here with the position of the mapping or table.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from lark import Token as LarkToken
@@ -96,6 +97,12 @@ class DeclarationRules(Rules):
 
     def c_expires(self, meta: Meta, c: Children) -> Clause:
         return ("expires", lit.non_negative_int(c[0], "expires"))
+
+    def c_deprecated(self, meta: Meta, c: Children) -> Clause:
+        return ("deprecated", _lifecycle("deprecated", c))
+
+    def c_retired(self, meta: Meta, c: Children) -> Clause:
+        return ("retired", _lifecycle("retired", c))
 
     def c_arrays(self, meta: Meta, c: Children) -> Clause:
         return ("arrays", c[0])
@@ -191,3 +198,15 @@ class DeclarationRules(Rules):
 
     def r_arrays(self, meta: Meta, c: Children) -> Clause:
         return ("arrays", c[0])
+
+
+def _lifecycle(clause: str, c: Children) -> ast.Lifecycle:
+    """A ``deprecated``/``retired`` clause's date (YYYY-MM-DD, a real day) and replacement."""
+    date = lit.unquote(c[0])
+    try:
+        valid = len(date) == 10 and datetime.date.fromisoformat(date).isoformat() == date
+    except ValueError:
+        valid = False
+    if not valid:
+        raise lit.ErrorAt(f"{clause} '{date[:40]}': give the date as YYYY-MM-DD", c[0].line, c[0].column, str(c[0]))
+    return ast.Lifecycle(date, lit.unquote(c[1]) if len(c) > 1 else None)
