@@ -34,14 +34,14 @@ async def live_families(gateway: Gateway) -> list[Family]:
     limits = engine.limits
     reads: dict[str, Any] = {}
     if jobs is not None:
-        reads["jobs"] = asyncio.to_thread(jobs.limits)
+        reads["job_counts"] = asyncio.to_thread(jobs.limits)
     if limits is not None:
-        reads["calls"] = asyncio.to_thread(limits.usage)
+        reads["call_usage"] = asyncio.to_thread(limits.usage)
     results = await asyncio.gather(*(asyncio.wait_for(r, READ_SECONDS) for r in reads.values()), return_exceptions=True)
     read = dict(zip(reads, results))
     known = _known_types(gateway)
     families = []
-    by_jobs = read.get("jobs")
+    by_jobs = read.get("job_counts")
     if isinstance(by_jobs, dict):
         count = Family("qlgate_jobs", "gauge", "Jobs running and waiting, by API type.", ("api", "state"))
         limit = Family("qlgate_jobs_limit", "gauge", "Jobs of an API type that may run at once.", ("api",))
@@ -54,7 +54,7 @@ async def live_families(gateway: Gateway) -> list[Family]:
         families += [count, limit]
     elif by_jobs is not None:
         log.warning("metrics: the job backend's counts were not read: %s", type(by_jobs).__name__)
-    by_calls = read.get("calls")
+    by_calls = read.get("call_usage")
     if isinstance(by_calls, dict):
         held = Family(
             "qlgate_limit_calls_held",

@@ -139,11 +139,12 @@ async def test_metrics_need_the_admin_scope_when_keys_are_configured(make_engine
     assert "key-123456789" not in text
 
 
-async def test_jobs_limits_and_quota_are_the_deployments(upstream, make_engine, tmp_path):
+async def test_jobs_limits_and_quota_are_the_deployments(upstream, tmp_path):
     """The embedded job backend's jobs by type and the limits store's quota, read when scraped."""
-    from qlgate.jobs.factory import open_job_backend
+    from qlgate.jobs.factory import open_jobs
     from qlgate.jobs.local import LocalJobs
     from qlgate.limits.rate import Rate
+    from qlgate.workspace import Workspace, load_config
     from tests.gateway_server import GatewayTestServer
 
     database = tmp_path / "jobs.sqlite"
@@ -152,10 +153,17 @@ async def test_jobs_limits_and_quota_are_the_deployments(upstream, make_engine, 
     records.set_rate("shop", Rate(1000, "day"))
     records.close()
     upstream.reply("GET", "/items", json_body={"id": 1})
-    engine = make_engine(TABLES, {"base": upstream.base, "secretKey": "k", "jobs": {"database": str(database)}})
-    jobs, stop_jobs = open_job_backend(SimpleNamespace(zookeeper=None), engine, runs_jobs=False)
-    gateway = build_app(engine, jobs=jobs)
-    gateway.on_close(stop_jobs)
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    for name, text in TABLES.items():
+        (tables / name).write_text(text)
+    config = load_config({"base": upstream.base, "secretKey": "k", "jobs": {"database": str(database)}})
+    # as the gateway starts: the job store first, its limits handed to the engine it opens
+    jobs = open_jobs(SimpleNamespace(zookeeper=None), config)
+    engine = Engine(tables=tables, config=config, limits=jobs.limits)
+    jobs.serve(Workspace.of(engine), runs_jobs=False)
+    gateway = build_app(engine, jobs=jobs.backend)
+    gateway.on_close(lambda: jobs.stop(gateway))
     async with GatewayTestServer(gateway) as server, aiohttp.ClientSession(base_url=server.make_url("")) as session:
         jobs_sent = (
             {"script": 'return select * from shop.items where id = "1";'},  # its type: shop
@@ -167,6 +175,7 @@ async def test_jobs_limits_and_quota_are_the_deployments(upstream, make_engine, 
         async with session.get("/q", params={"s": 'return select * from shop.items where id = "3";'}) as resp:
             assert resp.status == 200, await resp.text()
         _, text = await scrape(session)
+    await engine.close()
     found = samples(text)
     assert value(found, "qlgate_jobs", api="shop", state="waiting") == 1  # not run: runs_jobs=False
     assert value(found, "qlgate_jobs", api=OTHER, state="waiting") == 1

@@ -39,7 +39,7 @@ def test_two_workers_share_the_port_and_one_emulator():
             with urllib.request.urlopen(request, timeout=10) as resp:
                 pids.add(json.loads(resp.read())["pid"])
         assert len(pids) == 2
-        with urllib.request.urlopen(f"{base}/ready") as resp:  # the workers check the supervisor's emulator
+        with urllib.request.urlopen(f"{base}/ready", timeout=30) as resp:  # the workers check the supervisor's emulator
             assert json.loads(resp.read()) == {"ready": True, "checks": {"emulator": "ok"}}
         watch = urllib.request.Request(f"{base}/ebay/watchlist/230851234562", method="POST")
         with urllib.request.urlopen(watch, timeout=30) as resp:
