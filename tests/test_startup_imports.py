@@ -35,6 +35,9 @@ def _run(tmp_path: Path, *, jobs_database: Path) -> tuple[set[str], str]:
 def test_return_1_imports_no_job_backend_and_compiles_no_lift_patterns(tmp_path):
     loaded, compiled = _run(tmp_path, jobs_database=tmp_path / "absent.sqlite")
     assert not JOBS & loaded
+    # the emulator's entry point is read from the path (qlgate/entry_points.py), not
+    # through importlib.metadata and the email package it brings
+    assert "qlgate_ebay_emulator.lazy" in loaded and "importlib.metadata" not in loaded
     assert compiled == "0"  # nothing in 'return 1;' to lift: its patterns stay uncompiled
 
 
@@ -46,3 +49,15 @@ def test_with_a_job_database_the_run_counts_against_its_host_limits(tmp_path):
     sqlite3.connect(database).close()
     loaded, _ = _run(tmp_path, jobs_database=database)
     assert "qlgate.jobs.factory" in loaded and "qlgate.limits.open" in loaded
+
+
+def test_entry_points_read_from_the_path_agree_with_importlib_metadata():
+    """qlgate/entry_points.py reads what importlib.metadata finds, for the emulator and
+    for the console script: the same values, in the same order."""
+    from importlib.metadata import entry_points as metadata
+
+    from qlgate.entry_points import entry_points
+
+    for group, name in (("qlgate.emulators", "ebay"), ("console_scripts", "qlgate")):
+        expected = [point.value for point in metadata(group=group, name=name)]
+        assert expected and [point.value for point in entry_points(group, name)] == expected
