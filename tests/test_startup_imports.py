@@ -38,6 +38,7 @@ def test_return_1_imports_no_job_backend_and_compiles_no_lift_patterns(tmp_path)
     # the emulator's entry point is read from the path (qlgate/entry_points.py), not
     # through importlib.metadata and the email package it brings
     assert "qlgate_ebay_emulator.lazy" in loaded and "importlib.metadata" not in loaded
+    assert "zoneinfo" not in loaded  # a rate's time zone is looked up when a rate names one
     assert compiled == "0"  # nothing in 'return 1;' to lift: its patterns stay uncompiled
 
 
