@@ -39,6 +39,7 @@ def test_return_1_imports_no_job_backend_and_compiles_no_lift_patterns(tmp_path)
     # through importlib.metadata and the email package it brings
     assert "qlgate_ebay_emulator.lazy" in loaded and "importlib.metadata" not in loaded
     assert "zoneinfo" not in loaded  # a rate's time zone is looked up when a rate names one
+    assert "html.entities" not in loaded  # a table's Markdown links are checked when rendered
     assert compiled == "0"  # nothing in 'return 1;' to lift: its patterns stay uncompiled
 
 
