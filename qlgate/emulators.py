@@ -9,9 +9,9 @@ needs one raises a ``MissingExtra`` that says what to install.
 from __future__ import annotations
 
 import argparse
-from importlib.metadata import entry_points
 from typing import Any, Protocol, cast
 
+from . import entry_points as fast
 from .errors import MissingExtra
 
 __all__ = ["DISTRIBUTIONS", "GROUP", "Emulator", "EmulatorServer", "LazyServer", "RunningEmulator", "find_emulator"]
@@ -68,18 +68,28 @@ class Emulator(Protocol):
 _found: dict[str, Emulator] = {}
 
 
+def _load(points: Any) -> Emulator | None:
+    """The first of ``points`` that loads; None when none does."""
+    for point in points:
+        try:
+            return cast(Emulator, point.load())
+        except ImportError as error:  # metadata left behind by a removed package
+            if (error.name or "").partition(".")[0] != point.module.partition(".")[0]:
+                raise  # the package is there; something it imports is not: not ours to hide
+    return None
+
+
 def find_emulator(name: str, *, wanted_by: str) -> Emulator:
     """The installed emulator ``name``; ``wanted_by`` says what asked for it, in the
     error when it is not installed."""
     if name in _found:
         return _found[name]
-    for point in entry_points(group=GROUP, name=name):
-        try:
-            emulator = cast(Emulator, point.load())
-        except ImportError as error:  # metadata left behind by a removed package
-            if (error.name or "").partition(".")[0] != point.module.partition(".")[0]:
-                raise  # the package is there; something it imports is not: not ours to hide
-            continue
+    emulator = _load(fast.entry_points(GROUP, name))
+    if emulator is None:  # nothing in a directory on the path: ask importlib.metadata too
+        from importlib.metadata import entry_points
+
+        emulator = _load(entry_points(group=GROUP, name=name))
+    if emulator is not None:
         _found[name] = emulator
         return emulator
     distribution = DISTRIBUTIONS.get(name, f"an emulator distribution with a {GROUP} entry point {name!r}")

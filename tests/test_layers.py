@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "qlgate.fields",
             "qlgate.extras",  # which extra a feature needs, and the error that names it
             "qlgate.emulators",  # the emulators installed beside qlgate, found by entry point
+            "qlgate.entry_points",  # the entry points on sys.path, read without importlib.metadata
             "qlgate.diagnostics",
             "qlgate.timers",
             "qlgate.suggest",

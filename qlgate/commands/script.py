@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +142,6 @@ def _progress_at_a_terminal() -> None:
 async def _execute(args: argparse.Namespace) -> int:
     from ..engine.options import RunOptions
     from ..engine.warm import settle_one_shot_heap
-    from ..jobs.factory import host_limits_if_set
     from ..values import dump_json
     from ..workspace import Workspace, load_config
 
@@ -151,7 +151,7 @@ async def _execute(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     _check_length(script, origin, config)
     # the host's limits, when its job backend keeps them, hold for the run's calls too
-    with host_limits_if_set(config) as limits:
+    with _host_limits(config) as limits:
         # lazily: only the tables the script names are compiled, the emulator is built if called
         async with await Workspace.open(
             tables=args.tables, routes=args.routes, config=config, lazy=True, limits=limits
@@ -195,6 +195,22 @@ async def _execute(args: argparse.Namespace) -> int:
 # far less: 660 KB of JSON literal runs in 2 s); the gateway's 64 KiB default is for
 # callers' scripts, and would refuse the deployer's own large literals
 RUN_MAX_SCRIPT_LENGTH = 1_048_576
+
+
+def _host_limits(config: Any) -> AbstractContextManager[Any]:
+    """``jobs.factory.host_limits_if_set``, imported only when the embedded job backend's
+    file exists: that module brings the job backends and the limits' store with it
+    (milliseconds of a ``qlgate run`` that starts in a quarter of a second), and most runs
+    have no job database to count against."""
+    from ..jobs.cluster import embedded_database
+    from ..jobs.settings import JobsSettings
+
+    database = embedded_database(JobsSettings.of(config))
+    if database is None or not Path(database).is_file():
+        return nullcontext(None)
+    from ..jobs.factory import host_limits_if_set
+
+    return host_limits_if_set(config)
 
 
 def _check_length(script: str, origin: str, config: Any) -> None:

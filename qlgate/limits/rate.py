@@ -13,7 +13,6 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import JobError
 
@@ -29,6 +28,10 @@ def time_zone(name: object) -> tzinfo:
         return UTC  # needs no tz database
     if not isinstance(name, str) or not _ZONE_TEXT.fullmatch(name) or name in _NOT_ZONES:
         raise JobError(f"a rate's time zone is an IANA name such as America/Los_Angeles, not {str(name)[:100]!r}")
+    # imported here: zoneinfo reads sysconfig's data at import (some 7 ms of every qlgate
+    # run, which imports this module with the limits and names no zone)
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):

@@ -206,8 +206,11 @@ def _checked(root: Path, data: dict[str, Any]) -> TableIndex | None:
     if data["fingerprint"] != fingerprint():
         return None
     scanned = int(data["scanned_ns"])
+    # paths joined as text: a pathlib join per file was some 10 ms of every qlgate run
+    # from a tree of 500 tables (issue 31); the index writes them with '/' (as_posix)
+    base = str(root)
     for rel, mtime, ctime, ino, listing in data["directories"]:
-        path = root / rel
+        path = os.path.join(base, rel)
         st = os.stat(path)
         if (st.st_mtime_ns, st.st_ctime_ns, st.st_ino) != (mtime, ctime, ino):
             return None
@@ -216,11 +219,11 @@ def _checked(root: Path, data: dict[str, Any]) -> TableIndex | None:
     files: list[FileEntry] = []
     digests: dict[str, str] = {}
     for rel, mtime, ctime, size, ino, digest, creates, problem in data["files"]:
-        path = root / rel
+        path = os.path.join(base, rel)
         st = os.stat(path)
         if (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino) != (mtime, ctime, size, ino):
             return None
-        if max(mtime, ctime) >= scanned - RACY_NS and _digest(path.read_bytes()) != digest:
+        if max(mtime, ctime) >= scanned - RACY_NS and _digest(Path(path).read_bytes()) != digest:
             return None
         if not isinstance(rel, str) or not isinstance(digest, str):
             return None
@@ -234,7 +237,8 @@ def _checked(root: Path, data: dict[str, Any]) -> TableIndex | None:
             return None
         files.append(FileEntry(rel, None if creates is None else tuple(creates), found))
         digests[rel] = digest
-    if [f.path for f in files] != sorted({f.path for f in files}, key=lambda p: (root / p).parts):
+    # the order of (root / p).parts: every path shares root's parts, and rel is as_posix
+    if [f.path for f in files] != sorted({f.path for f in files}, key=lambda p: p.split("/")):
         return None  # not in load order, or a file twice
     return TableIndex(root, files, digests)
 
