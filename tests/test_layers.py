@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "qlgate.extras",  # which extra a feature needs, and the error that names it
             "qlgate.emulators",  # the emulators installed beside qlgate, found by entry point
             "qlgate.diagnostics",
+            "qlgate.trace_context",  # a request's W3C trace ids: the engine sends them, no OpenTelemetry
             "qlgate.timers",
             "qlgate.suggest",
             "qlgate.hosts",  # the host allow-list and the origins it compares (trust.py holds the rest)
