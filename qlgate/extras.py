@@ -17,9 +17,6 @@ openapi     pyyaml                      ``qlgate import openapi`` of a YAML spec
                                         nothing)
 js          quickjs                     ql.io's EJS body templates and ``.js`` patch modules,
                                         run in a sandbox (``qlgate/js/``)
-traces      opentelemetry-sdk,          OTLP traces of the gateway's requests (config
-            opentelemetry-exporter-     ``traces.otlpEndpoint``, ``server/tracing.py``)
-            otlp-proto-http
 ==========  ==========================  ==================================================
 
 A feature calls ``require`` where it starts, before importing the modules that
@@ -46,7 +43,6 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "shell": ("prompt_toolkit", "rich"),
     "openapi": ("yaml",),
     "js": ("quickjs",),
-    "traces": ("opentelemetry",),
 }
 
 

@@ -14,11 +14,8 @@ from __future__ import annotations
 import os
 import random
 import re
-from typing import Any
 
-from .extras import require
-
-__all__ = ["TraceContext", "new_span_id", "parse_traceparent", "traces_on"]
+__all__ = ["TraceContext", "new_span_id", "parse_traceparent"]
 
 # version 00: "00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>"; a later version
 # may add fields after a dash, which a reader of 00 ignores (the spec's rule)
@@ -72,15 +69,3 @@ class TraceContext:
     def header(self, span_id: str) -> str:
         """The ``traceparent`` sent with an upstream call whose span is ``span_id``."""
         return f"00-{self.trace_id}-{span_id}-{'01' if self.sampled else '00'}"
-
-
-def traces_on(view: Any) -> bool:
-    """Are traces on (config ``traces.otlpEndpoint``, read through a ``ConfigView``)? Then
-    their extra must be installed: a ``MissingExtra`` naming ``qlgate[traces]`` otherwise
-    (``qlgate serve`` asks before it starts its workers, the gateway before it traces)."""
-    if not view.text("traces.otlpEndpoint"):
-        return False
-    feature = "traces (config traces.otlpEndpoint)"
-    require("opentelemetry.sdk.trace", "traces", feature)
-    require("opentelemetry.exporter.otlp.proto.http.trace_exporter", "traces", feature)
-    return True

@@ -31,9 +31,6 @@ OPTIONAL = {module for modules in EXTRAS.values() for module in modules} | {EMUL
 # what pyproject.toml names each optional module's distribution
 DISTRIBUTION = {"aiohttp": "aiohttp", "kazoo": "kazoo", "psycopg": "psycopg", "redis": "redis"}
 DISTRIBUTION |= {"prompt_toolkit": "prompt_toolkit", "rich": "rich", "yaml": "pyyaml", "quickjs": "quickjs"}
-DISTRIBUTION |= {"opentelemetry": "opentelemetry-sdk"}
-# modules more than one distribution of an extra brings (a namespace package): the others
-ALSO = {"opentelemetry": {"opentelemetry-exporter-otlp-proto-http"}}
 
 BLOCKER = """
 import sys
@@ -102,7 +99,6 @@ FEATURE_MODULES = {
     "kazoo": ("qlgate.jobs.zk.", "qlgate.jobs.ids", "qlgate.limits.stores.zk_"),
     "psycopg": ("qlgate.jobs.archive_pg",),
     "prompt_toolkit": ("qlgate.shell.",),
-    "opentelemetry": ("qlgate.server.tracing",),
 }
 IMPORT_ALL = """
 import importlib, pkgutil, qlgate
@@ -209,12 +205,10 @@ def test_run_against_a_local_upstream_needs_no_extra(tmp_path, local_upstream):
         (("shell",), (), "shell"),
         (("run", "-e", "return 1;", "--config", "redis.json"), (), "redis"),
         (("import", "openapi", "spec.yaml", "--name", "acme.pets", "--out", "out"), (), "openapi"),
-        (("serve", "--port", "PORT", "--config", "traces.json"), (), "traces"),
     ],
 )
 def test_a_feature_without_its_extra_names_the_extra_to_install(tmp_path, args, allow, extra):
     (tmp_path / "redis.json").write_text(json.dumps({"cache": {"url": "redis://127.0.0.1:1/0"}}))
-    (tmp_path / "traces.json").write_text(json.dumps({"traces": {"otlpEndpoint": "http://127.0.0.1:1/v1/traces"}}))
     (tmp_path / "spec.yaml").write_text("openapi: 3.0.0\ninfo: {title: pets, version: '1'}\npaths: {}\n")
     done = core_only(*with_port(args), cwd=tmp_path, allow=allow)
     assert done.returncode == 2, done.stderr
@@ -293,9 +287,7 @@ def test_pyproject_extras_bring_what_extras_py_says():
         return {r.split(";")[0].split("[")[0].split(">")[0].split("=")[0].split("<")[0].strip() for r in requirements}
 
     for extra, modules in EXTRAS.items():
-        assert names(optional[extra]) == {DISTRIBUTION[m] for m in modules}.union(
-            *(ALSO.get(m, set()) for m in modules)
-        ), extra
+        assert names(optional[extra]) == {DISTRIBUTION[m] for m in modules}, extra
     core = names(project["dependencies"])
     assert not core & set(DISTRIBUTION.values())  # no optional dependency in the core
     assert {"qlgate", "qlgate-ebay-emulator"} <= names(optional["test"])

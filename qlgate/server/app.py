@@ -20,7 +20,6 @@ from ..jobs.backend import JobBackend
 
 # embedders and tests open the job backend as ``serve`` does: its home is the jobs side
 from ..jobs.factory import open_job_backend
-from ..trace_context import traces_on
 from ..workspace import Workspace
 from .auth import Gatekeeper
 from .console import add_console
@@ -72,7 +71,7 @@ def build_app(
         compiler=Compiler(),  # callers' scripts compile here, one at a time, off the event loop
         metrics=Metrics(engine.tables, engine.api_types),
     )
-    if traces_on(view):  # traces on: OpenTelemetry imported here, and only here
+    if view.text("traces.otlpEndpoint"):  # traces on: their modules imported here, and only here
         from .tracing import Tracing
 
         gateway.tracing = tracing = Tracing.from_config(view)

@@ -106,7 +106,6 @@ def run(args: argparse.Namespace) -> int:
     """Serve until a signal; with ``--workers N`` N processes share the port (SO_REUSEPORT).
     A port that is taken stops it before anything loads (``listen.py``)."""
     from ..ebay.environments import choose
-    from ..trace_context import traces_on
     from ..workspace import load_config
     from .auth import Gatekeeper, loopback_host
     from .listen import check_can_listen
@@ -118,7 +117,6 @@ def run(args: argparse.Namespace) -> int:
     if "ebay" in config.data:  # which eBay, and why, for the banner; half of eBay's keys stops here
         args.ebay_choice = choose(config)
     gatekeeper = Gatekeeper.from_config(config.view)  # a bad key list stops us here, not per request
-    traces_on(config.view)  # a missing extra stops us here, not in each worker
     if gatekeeper.open and not loopback_host(args.host) and not getattr(args, "insecure", False):
         raise UsageError(
             f"refusing to serve on {args.host} without API keys: configure gateway.auth "
