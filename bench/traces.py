@@ -7,7 +7,7 @@ parts alone, timed in-process: encoding and queueing a one-call request's spans
 (``Tracing.finish``) and a call's span id and ``traceparent`` (the one thing done on
 the call's path).
 
-    python bench/traces.py [--rounds 5] [--seconds 3] [--concurrency 20]
+    python bench/traces.py [--rounds 5] [--seconds 3] [--concurrency 20] [--ratio 1]
 """
 
 from __future__ import annotations
@@ -101,6 +101,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=3)
     parser.add_argument("--concurrency", type=int, default=20)
+    parser.add_argument("--ratio", type=float, default=1.0, help="traces.sampleRatio (1: every request exported)")
     args = parser.parse_args()
     collector = ThreadingHTTPServer(("127.0.0.1", 0), Collector)
     threading.Thread(target=collector.serve_forever, daemon=True).start()
@@ -113,7 +114,7 @@ def main() -> None:
         f"create table d.item on select get from 'http://127.0.0.1:{up_port}/details?ms=-1&id={{id}}'\n"
     )
     endpoint = f"http://127.0.0.1:{collector.server_address[1]}/v1/traces"
-    (where / "traced.json").write_text(json.dumps({"traces": {"otlpEndpoint": endpoint}}))
+    (where / "traced.json").write_text(json.dumps({"traces": {"otlpEndpoint": endpoint, "sampleRatio": args.ratio}}))
     (where / "plain.json").write_text("{}")
     from qlgate.ports import free_port
 
@@ -134,7 +135,7 @@ def main() -> None:
         collector.shutdown()
     on, off = statistics.median(cpu[True]), statistics.median(cpu[False])
     finish, header = parts_alone()
-    print(f"select * (unique), {args.rounds} rounds of {args.seconds:g} s, -c {args.concurrency}")
+    print(f"select * (unique), {args.rounds} rounds of {args.seconds:g} s, -c {args.concurrency}, ratio {args.ratio:g}")
     print(f"  traces on : {on:7.1f} µs CPU per request  ({', '.join(f'{v:.0f}' for v in cpu[True])})")
     print(f"  traces off: {off:7.1f} µs CPU per request  ({', '.join(f'{v:.0f}' for v in cpu[False])})")
     print(f"  difference: {(on - off) / off * 100:+.1f} % (rounds' medians; the machine's noise included)")

@@ -59,18 +59,31 @@ def _value(value: Any) -> bytes:
     return _field(0x0A, str(value).encode("utf-8", "replace"))
 
 
-_KEYS: dict[str, bytes] = {}  # an attribute's name, encoded as a KeyValue's key (field 1): a few dozen names
+# a span attribute's KeyValue, encoded once, for the names and values that repeat (a method, a
+# table, a status, a line): most of a request's attributes. A URL or an id is encoded each time
+_PAIRS: dict[tuple[str, Any], bytes] = {}
+_PAIRS_MAX = 4096
 
 
 def attributes(tag: int, values: Mapping[str, Any]) -> bytes:
     """``KeyValue``s (key 1, value 2) as repeated field ``tag``."""
+    return b"".join(
+        _field(tag, _field(0x0A, key.encode()) + _field(0x12, _value(value))) for key, value in values.items()
+    )
+
+
+def span_attributes(values: Mapping[str, Any]) -> bytes:
+    """A span's attributes (field 9), repeating ones from ``_PAIRS``."""
     out = []
-    keys = _KEYS
-    for key, value in values.items():
-        encoded = keys.get(key)
+    pairs = _PAIRS
+    for item in values.items():
+        encoded = pairs.get(item)
         if encoded is None:
-            encoded = keys[key] = _field(0x0A, key.encode())
-        out.append(_field(tag, encoded + _field(0x12, _value(value))))
+            key, value = item
+            encoded = _field(0x4A, _field(0x0A, key.encode()) + _field(0x12, _value(value)))
+            if len(pairs) < _PAIRS_MAX and (type(value) is int or (type(value) is str and len(value) <= 32)):
+                pairs[item] = encoded
+        out.append(encoded)
     return b"".join(out)
 
 
@@ -97,7 +110,7 @@ def span(
         _FIXED64.pack(start_ns),
         b"\x41",
         _FIXED64.pack(max(start_ns, end_ns)),
-        attributes(0x4A, values),
+        span_attributes(values),
     )
     if error is not None:  # Status (15): message 2, code 3
         body.append(_field(0x7A, _field(0x12, error.encode("utf-8", "replace")) + b"\x18" + _varint(ERROR)))

@@ -262,3 +262,26 @@ def test_with_traces_off_no_tracing_module_is_imported():
     # the same request with traces on does import them: the check above can fail
     traced = _served_imports({"traces": {"otlpEndpoint": "http://127.0.0.1:1/v1/traces"}})
     assert traced == {"status": "200", "traces": ["qlgate.server.otlp", "qlgate.server.tracing"]}
+
+
+def test_the_encoder_writes_what_the_official_classes_read():
+    """Lengths past one varint byte, negative and large integers, doubles, non-ASCII text,
+    a status: decoded by opentelemetry-proto's own ``Span``."""
+    from opentelemetry.proto.trace.v1.trace_pb2 import ScopeSpans
+
+    from qlgate.server.otlp import CLIENT, span
+
+    values = {"long": "x" * 300, "neg": -5, "big": 1 << 40, "ms": 1.25, "text": "café ✓", "yes": True}
+    encoded = span(b"\x01" * 16, b"\x02" * 8, b"\x03" * 8, "GET ✓", CLIENT, 1_000, 2_000, values, "failed: é")
+    scope = ScopeSpans()
+    scope.ParseFromString(encoded)
+    (decoded,) = scope.spans
+    assert decoded.trace_id == b"\x01" * 16 and decoded.span_id == b"\x02" * 8 and decoded.parent_span_id == b"\x03" * 8
+    assert (decoded.name, decoded.kind, decoded.start_time_unix_nano, decoded.end_time_unix_nano) == (
+        "GET ✓",
+        CLIENT,
+        1_000,
+        2_000,
+    )
+    assert {a.key: _value(a.value) for a in decoded.attributes} == values
+    assert (decoded.status.code, decoded.status.message) == (2, "failed: é")
