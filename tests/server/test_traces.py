@@ -285,3 +285,20 @@ def test_the_encoder_writes_what_the_official_classes_read():
     )
     assert {a.key: _value(a.value) for a in decoded.attributes} == values
     assert (decoded.status.code, decoded.status.message) == (2, "failed: é")
+
+
+def test_a_collector_that_is_down_costs_a_warning_and_bounded_memory(caplog):
+    from qlgate.server.otlp import INTERNAL, Exporter, span
+
+    exporter = Exporter("http://127.0.0.1:1/v1/traces", service="s", version="0", interval=3600, batch=100, limit=3)
+    try:
+        one = span(b"\x01" * 16, b"\x02" * 8, None, "x", INTERNAL, 1, 2, {})
+        for _ in range(5):
+            exporter.add(one)
+        assert exporter.dropped == 2  # past the limit: dropped, counted
+        with caplog.at_level(logging.WARNING, logger="qlgate.traces"):
+            assert exporter.flush() is False
+        assert exporter.failed == 3 and "not exported" in caplog.text
+        assert exporter.flush() is True  # nothing left to send: the failed batch is not kept
+    finally:
+        exporter.close()
