@@ -6,8 +6,9 @@ path, which gives each upstream call a span id of its own and sends it as the
 ``traceparent``'s parent — the one thing of a trace that must be known when a call
 is sent; every span is built after the request, from its records.
 
-No OpenTelemetry here: the engine imports this, and a gateway with traces off must
-import nothing of it (ids are ``os.urandom`` hex, as the SDK's are random bits)."""
+The standard library only: the engine imports this, and a gateway with traces off
+must pay for nothing more (ids are ``os.urandom`` hex: random, as the spec asks).
+``tracestate`` is not carried: qlgate adds no vendor state of its own."""
 
 from __future__ import annotations
 
