@@ -123,8 +123,8 @@ def main() -> None:
     load = Load(where, Numbers(), args.concurrency, f"http://127.0.0.1:{up_port}", [g.pid for g in gateways.values()])
     cpu: dict[bool, list[float]] = {True: [], False: []}
     try:
-        for _ in range(args.rounds):
-            for on in (True, False):
+        for round_ in range(args.rounds):
+            for on in (True, False) if round_ % 2 == 0 else (False, True):  # neither always first
                 r = load.run(f"http://127.0.0.1:{ports[on]}", PATH, gateways[on].pid, args.seconds)
                 assert r["errors"] == 0 and r["calls"] is not None and r["calls"] > 0.99, r
                 cpu[on].append(r["cpu_us"])
