@@ -93,6 +93,13 @@ KEYS: tuple[Key, ...] = (
     _k("gateway.auth.keys.[].name", "string", None, "The key's name, unique (logs and jobs show it).", "shop-frontend"),
     _k("gateway.auth.keys.[].key", "string", None, "The secret key, at least 16 characters (from the environment).", "${SHOP_FRONTEND_KEY}"),
     _k("gateway.auth.keys.[].scopes", "array", None, "Scopes: query, routes, jobs, admin, console.", ["query", "routes"], items="string"),
+    # ---------------------------------------------------------------- traces (qlgate/server/tracing.py)
+    _k("traces", "object", {}, "OpenTelemetry traces of the gateway's requests, exported over OTLP; off without `otlpEndpoint`.", {"otlpEndpoint": "http://127.0.0.1:4318/v1/traces"}),
+    _k("traces.otlpEndpoint", "string|null", None, "OTLP/HTTP (protobuf) URL spans are posted to; null: traces off (nothing of OpenTelemetry imported).", "http://127.0.0.1:4318/v1/traces"),
+    _k("traces.serviceName", "string", "qlgate", "The `service.name` of the spans' resource.", "shop-gateway"),
+    _k("traces.sampleRatio", "number", 1.0, "Share of new traces exported (a caller's `traceparent` keeps its own decision).", 0.1, minimum=0, maximum=1),
+    _k("traces.headers", "object", {}, "Headers sent with each export (a collector's API key, from the environment).", {"x-api-key": "${OTLP_KEY}"}),
+    _k("traces.headers.*", "string", None, "One header's value.", "${OTLP_KEY}"),
     # ---------------------------------------------------------------- cache (qlgate/cache/settings.py)
     _k("cache", "object|boolean", {}, "Cached answers; `false` turns caching off.", {"url": "redis://127.0.0.1:6379/0"}),
     _k("cache.backend", "string", "memory", "Where answers are cached (redis when `url` is set).", "redis", choices=("memory", "redis", "none")),

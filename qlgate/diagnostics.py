@@ -44,6 +44,7 @@ class CallRecord:
     queued: float | None = None
     cancelled: bool | None = None  # the run gave it up before it was answered (``end``: when)
     line: int | None = field(default_factory=statement_line.get)  # the statement's, when a run's
+    span_id: str | None = None  # the call's span, sent as its traceparent (traces on only)
 
     def cancel(self, at: float) -> None:
         """The run stopped waiting for this call at ``at`` (seconds since it started)."""

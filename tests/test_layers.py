@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "qlgate.emulators",  # the emulators installed beside qlgate, found by entry point
             "qlgate.entry_points",  # the entry points on sys.path, read without importlib.metadata
             "qlgate.diagnostics",
+            "qlgate.trace_context",  # a request's W3C trace ids: the engine sends them, no OpenTelemetry
             "qlgate.timers",
             "qlgate.suggest",
             "qlgate.hosts",  # the host allow-list and the origins it compares (trust.py holds the rest)

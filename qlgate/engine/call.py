@@ -33,6 +33,7 @@ class RunCalls:
         "gate",
         "patient",
         "secrets",
+        "trace",
     )
 
     def __init__(
@@ -53,6 +54,7 @@ class RunCalls:
         limit = options.max_answer_bytes  # what the run's answers may come to, charged as they arrive
         self.answer_budget = AnswerBudget(limit) if limit is not None else None
         self.deployer_tables = deployer_tables  # whose API types a caller's own tables count against
+        self.trace = options.trace  # the request's trace, when traces are on: a traceparent per call
 
     def room(self, request: HttpRequest) -> float:
         """Seconds a call may still wait before it is sent: no longer than its timeout

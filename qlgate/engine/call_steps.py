@@ -36,6 +36,7 @@ from ..http.client import HttpClient, HttpRequest, HttpResponse
 from ..limits.api_types import ApiTypes
 from ..limits.errors import LimitExceeded
 from ..limits.gate import CallLimits, Ticket
+from ..trace_context import new_span_id
 from ..trust import url_origin
 from .backoff import BackoffBoard, Delays, failed_status, retry_after_seconds
 from .call import Call, RunCalls
@@ -69,6 +70,10 @@ class Recorded:
             queued=call.queued or None,
         )
         diagnostics.calls.append(record)
+        trace = runs.trace
+        if trace is not None:  # traces on: the call's span id, known before it is sent
+            record.span_id = span_id = new_span_id()
+            request.headers["traceparent"] = trace.header(span_id)
         board = self.board
         try:
             seconds = runs.call_deadline

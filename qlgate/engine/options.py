@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..request_info import RequestInfo
+from ..trace_context import TraceContext
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,9 @@ class RunOptions:
     # bytes of upstream answers the run may read over all its calls (a gateway request's
     # ``gateway.maxRequestBytes``); None: each answer's own cap only
     max_answer_bytes: int | None = None
+    # the gateway request's trace when traces are on (``trace_context.py``): each upstream
+    # call gets a span id and sends it as its ``traceparent``; None: nothing is done per call
+    trace: TraceContext | None = None
 
     def but(self, **changes: Any) -> RunOptions:
         """These options with ``changes`` (names of the fields above; a wrong one is a TypeError)."""

@@ -43,6 +43,7 @@ def write(gateway: Gateway, request: Request, status: int, started: float) -> No
             "remote": request.remote,
             "key": principal.name if principal is not None else None,
             **upstream(request.calls),
+            **({"trace_id": request.trace.trace_id} if request.trace is not None else {}),
         }
     )
     _emit(sink, line)

@@ -71,6 +71,11 @@ def build_app(
         compiler=Compiler(),  # callers' scripts compile here, one at a time, off the event loop
         metrics=Metrics(engine.tables, engine.api_types),
     )
+    if view.text("traces.otlpEndpoint"):  # traces on: their modules imported here, and only here
+        from .tracing import Tracing
+
+        gateway.tracing = tracing = Tracing.from_config(view)
+        gateway.on_close(tracing.close)
     for route in engine.routes:
         try:
             gateway.compiled_routes[id(route)] = engine.compile(

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .readiness import Check
     from .router import Router
     from .scripts import Compiler
+    from .tracing import Tracing
 
 log = logging.getLogger("qlgate.server")
 
@@ -48,6 +49,7 @@ class Gateway:
     access_log: LogSink | None = None  # ``qlgate serve``'s; else lines go to the logger qlgate.access
     metrics: Metrics | None = None  # what GET /metrics counts (None: not counted)
     metrics_share: MetricsShare | None = None  # ``--workers``: the other workers' counts
+    tracing: Tracing | None = None  # OTLP traces (config ``traces``); None: off, nothing imported
     readiness: dict[str, Check] = field(default_factory=dict)  # GET /ready's checks, by service
     closers: list[Closer] = field(default_factory=list)  # run by ``close``, last added first
     closed: bool = False

@@ -14,6 +14,8 @@ import zlib
 
 from ..engine.engine import new_request_id
 from ..errors import QlError
+from ..trace_context import TraceContext
+from ..values import dump_json_bytes
 from . import accesslog, ndjson, pages
 from .auth import NotAuthenticated
 from .methods import not_allowed, not_found
@@ -31,6 +33,9 @@ async def answer(request: Request) -> Response:
     gateway = request.gateway
     request_id = request.headers.get("request-id", "")
     request.id = request_id if _REQUEST_ID.match(request_id) else new_request_id()
+    tracing = gateway.tracing
+    if tracing is not None:  # traces on: the caller's trace continued, or one of its own
+        request.trace = TraceContext.begin(request.headers.get("traceparent"), tracing.ratio)
     found = gateway.router.resolve(request.method, request.path)
     if not isinstance(found, Match):  # no endpoint's: the caller is still checked first (its scope: admin)
         found = Match(_refusal(found), "", {})
@@ -40,6 +45,8 @@ async def answer(request: Request) -> Response:
         log.exception("internal error on %s %s", request.method, request.path)
         response = json_response({"err": f"internal error: {type(error).__name__}"}, status=500)
     response.headers.setdefault("request-id", request.id)
+    if request.trace is not None and response.status >= 400:
+        _with_trace_id(response, request.trace.trace_id)
     response = _as_html_page(request, response)
     _jsonp(request, response)
     _compress(request, response)
@@ -56,7 +63,24 @@ async def answer(request: Request) -> Response:
             len(response.body),
             request.calls,
         )
+    if tracing is not None:  # built from the same records, at the same point
+        tracing.finish(request, response.status, started)
     return response
+
+
+def _with_trace_id(response: Response, trace_id: str) -> None:
+    """An error answer names its trace (``trace_id``), so a caller's report leads an
+    operator to the request's spans. Only errors, and only with traces on: the body is
+    decoded and encoded once more."""
+    if response.content_type != "application/json" or response.stream is not None or not response.body.startswith(b"{"):
+        return
+    try:
+        data = json.loads(response.body)
+    except ValueError:
+        return
+    if isinstance(data, dict) and "trace_id" not in data:
+        data["trace_id"] = trace_id
+        response.body = dump_json_bytes(data)
 
 
 async def _handle(request: Request, found: Match) -> Response:

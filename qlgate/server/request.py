@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, unquote
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostics
+    from ..trace_context import TraceContext
     from .auth import Principal
     from .gateway import Gateway
 
@@ -112,6 +113,7 @@ class Request:
         "remote",
         "route",
         "target",
+        "trace",
         "writes",
     )
 
@@ -141,6 +143,7 @@ class Request:
         self.calls: Diagnostics | None = None  # a script's or route's run: counted in the access log
         self.writes = False  # the run wrote to a table: never JSONP
         self.describes = False  # a describe endpoint's answer: may become an HTML page
+        self.trace: TraceContext | None = None  # its trace, when traces are on (``tracing.py``)
         self._path: str | None = None
         self._query: MultiMap | None = None
         self._content_type: tuple[str, dict[str, str]] | None = None

@@ -222,6 +222,7 @@ async def _execute(
                 deadline=time.monotonic() + seconds,  # no back-off or Retry-After wait outlasts it
                 shares_answers=True,  # the result is encoded, nothing else
                 max_answer_bytes=policy.max_request_bytes,
+                trace=request.trace,
             )
             result = await workspace.engine.run_compiled(compiled, options)
     except QlError as error:
